@@ -1,0 +1,30 @@
+// warpviz-cli: one function per command; arguments after the command name.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace warpviz::cli {
+
+// Bad command-line usage: printed with a hint, exit code 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using Args = std::vector<std::string>;
+
+int run_list(const Args& args);
+int run_run(const Args& args);
+int run_dump(const Args& args);
+int run_diff(const Args& args);
+int run_bench(const Args& args);
+
+// True when args hold -h or --help.
+bool wants_help(const Args& args);
+
+// Pops the value of an option that takes one ("--input X"); throws UsageError when missing.
+std::string option_value(const Args& args, size_t& i);
+
+}  // namespace warpviz::cli

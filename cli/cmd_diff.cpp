@@ -1,0 +1,55 @@
+// warpviz-cli diff: compare two traces lane by lane.
+#include <iostream>
+
+#include "cli_command.h"
+#include "warpviz/trace_diff.h"
+#include "warpviz/trace_io.h"
+
+namespace warpviz::cli {
+
+int run_diff(const Args& args) {
+  if (wants_help(args)) {
+    std::cout << "usage: warpviz-cli diff A B [--meta] [--undefined] [--max N]\n"
+                 "  Compares two traces step by step and lane by lane; prints the first differences.\n"
+                 "  Exit 0 when equal, 1 when they differ, 2 on bad input.\n"
+                 "  --meta       also compare scenario, parameters, dtype, input, grid and block\n"
+                 "  --undefined  also compare values of lanes marked undefined (skipped by default)\n"
+                 "  --max N      print at most N differences (default 20)\n";
+    return 0;
+  }
+  std::vector<std::string> paths;
+  TraceDiffOptions options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--meta") {
+      options.compare_meta = true;
+    } else if (a == "--undefined") {
+      options.skip_undefined = false;
+    } else if (a == "--max") {
+      const std::string n = option_value(args, i);
+      const auto v = parse_value(DType::U32, n);
+      if (!v || *v == 0) throw UsageError("--max takes a positive count, got '" + n + "'");
+      options.max_differences = size_t(*v);
+    } else if (!a.empty() && a[0] == '-') {
+      throw UsageError("unknown option '" + a + "'");
+    } else {
+      paths.push_back(a);
+    }
+  }
+  if (paths.size() != 2) throw UsageError("diff takes exactly two trace files");
+  const Trace a = load_trace(paths[0]);
+  const Trace b = load_trace(paths[1]);
+  size_t total = 0;
+  const auto differences = diff_traces(a, b, options, &total);
+  if (differences.empty()) {
+    std::cout << "traces are identical (" << a.steps.size() << " steps, " << a.outputs.size() << " outputs)\n";
+    return 0;
+  }
+  std::cout << total << " difference" << (total == 1 ? "" : "s") << " between " << paths[0] << " and " << paths[1]
+            << ":\n";
+  for (const auto& d : differences) std::cout << "  " << d.where << ": " << d.a << " vs " << d.b << "\n";
+  if (total > differences.size()) std::cout << "  ... " << total - differences.size() << " more\n";
+  return 1;
+}
+
+}  // namespace warpviz::cli

@@ -1,0 +1,122 @@
+// warpviz-cli run: resolve a scenario, run it on a backend, write its trace.
+#include <iostream>
+
+#include "cli_command.h"
+#include "warpviz/backends.h"
+#include "warpviz/scenario.h"
+#include "warpviz/trace_io.h"
+
+namespace warpviz::cli {
+
+namespace {
+
+const char* const kRunHelp = R"(usage: warpviz-cli run SCENARIO [--set NAME=VALUE]... [--input SPEC]
+                        [--backend cpu|cuda|auto] [-o FILE] [--json]
+                        [--record-blocks LIST] [--record-warps LIST]
+
+  Runs SCENARIO and records every warp step lane by lane.
+  --set NAME=VALUE   a scenario parameter ('warpviz-cli list' shows them)
+  --input SPEC       iota | ones | const:X | random:SEED | values:a,b,... | bits:hex,hex,...
+  --backend B        cpu (the exact emulator), cuda (a GPU), auto (cuda when present; default)
+  -o FILE            write the trace: FILE.json as JSON, anything else as binary .wvt
+  --json             print the trace's JSON form on stdout
+  --record-blocks L  record only these blocks (comma list), e.g. 0,1
+  --record-warps L   record only these warps of each recorded block
+  Without -o or --json a summary is printed: outputs and the seed's claims.
+)";
+
+std::vector<uint32_t> parse_index_list(const std::string& option, const std::string& text) {
+  std::vector<uint32_t> list;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const auto v = parse_value(DType::U32, item);
+    if (!v) throw UsageError(option + ": '" + item + "' is not a block/warp index");
+    list.push_back(uint32_t(*v));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return list;
+}
+
+void print_summary(const ResolvedScenario& resolved, const Trace& trace) {
+  std::cout << trace.meta.scenario << " on " << trace.meta.device << ": " << trace.steps.size()
+            << " steps recorded" << (trace.overflow ? " (overflow: the recorder ran out of room)" : "") << "\n";
+  for (const TraceOutput& out : trace.outputs) {
+    std::cout << "  " << out.name << " (" << dtype_name(out.dtype) << "):";
+    const size_t shown = std::min<size_t>(out.bits.size(), 64);
+    for (size_t i = 0; i < shown; ++i) std::cout << " " << format_value(out.dtype, out.bits[i]);
+    if (shown < out.bits.size()) std::cout << " ... (" << out.bits.size() << " values)";
+    std::cout << "\n";
+  }
+}
+
+// The seed's own expectations beside what the hardware rules computed.
+void print_seed_claims(const ResolvedScenario& resolved, const Trace& trace, std::ostream& out) {
+  for (const SeedClaimResult& r : check_seed_claims(*resolved.spec, trace)) {
+    out << "seed claim " << (r.holds ? "holds" : "DIFFERS FROM THE HARDWARE") << ": " << r.claim->source << ": "
+        << r.claim->text << "\n";
+    if (!r.holds) out << "  the sm_90 rules give: " << r.actual << "\n";
+  }
+}
+
+}  // namespace
+
+int run_run(const Args& args) {
+  if (wants_help(args)) {
+    std::cout << kRunHelp;
+    return 0;
+  }
+  ScenarioRequest request;
+  RunOptions options;
+  std::string out_path;
+  bool json = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--set") {
+      const std::string kv = option_value(args, i);
+      const size_t eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) throw UsageError("--set takes NAME=VALUE, got '" + kv + "'");
+      request.sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    } else if (a == "--input") {
+      request.input = option_value(args, i);
+    } else if (a == "--backend") {
+      const std::string b = option_value(args, i);
+      const auto choice = parse_backend(b);
+      if (!choice) throw UsageError("--backend '" + b + "': valid backends are cpu, cuda, auto");
+      options.backend = *choice;
+    } else if (a == "-o" || a == "--output") {
+      out_path = option_value(args, i);
+    } else if (a == "--json") {
+      json = true;
+    } else if (a == "--record-blocks") {
+      options.filter.blocks = parse_index_list(a, option_value(args, i));
+    } else if (a == "--record-warps") {
+      options.filter.warps = parse_index_list(a, option_value(args, i));
+    } else if (!a.empty() && a[0] == '-') {
+      throw UsageError("unknown option '" + a + "'");
+    } else if (request.scenario.empty()) {
+      request.scenario = a;
+    } else {
+      throw UsageError("unexpected argument '" + a + "' (one scenario per run)");
+    }
+  }
+  if (request.scenario.empty()) throw UsageError("which scenario? valid scenarios: " + scenario_names());
+
+  const ResolvedScenario resolved = resolve_scenario(request);
+  for (const std::string& note : resolved.notes) std::cerr << "note: " << note << "\n";
+  const Trace trace = run_scenario(resolved, options);
+  if (trace.overflow) std::cerr << "warning: the trace overflowed; only its first steps were kept\n";
+
+  if (!out_path.empty()) {
+    save_trace(trace, out_path);
+    std::cerr << "wrote " << out_path << " (" << trace.steps.size() << " steps)\n";
+  }
+  if (json) std::cout << trace_to_json(trace) << "\n";
+  if (!json && out_path.empty()) print_summary(resolved, trace);
+  print_seed_claims(resolved, trace, json || !out_path.empty() ? std::cerr : std::cout);
+  return 0;
+}
+
+}  // namespace warpviz::cli

@@ -1,0 +1,82 @@
+// warpviz-cli: run scenarios on the CPU emulator (or a GPU), dump and compare traces.
+#include <cstdio>
+#include <iostream>
+
+#include "cli_command.h"
+#include "warpviz/backends.h"
+#include "warpviz/scenario.h"
+#include "warpviz/trace_io.h"
+#include "warpviz/version.h"
+
+namespace {
+
+const char* const kUsage = R"(usage: warpviz-cli COMMAND [ARGS]
+
+Commands:
+  list [--json]                      the scenarios, their parameters and defaults
+  run SCENARIO [options]             run a scenario and write or print its trace
+  dump FILE [--json] [--hex]         a trace as a table (or its JSON form)
+  diff A B                           compare two traces lane by lane (exit 1 if they differ)
+  bench emulator [--n N]             time the CPU emulator on reduce_sum
+
+Run 'warpviz-cli COMMAND --help' for a command's options.
+)";
+
+}  // namespace
+
+namespace warpviz::cli {
+
+bool wants_help(const Args& args) {
+  for (const auto& a : args)
+    if (a == "-h" || a == "--help") return true;
+  return false;
+}
+
+std::string option_value(const Args& args, size_t& i) {
+  if (i + 1 >= args.size()) throw UsageError(args[i] + " needs a value");
+  return args[++i];
+}
+
+}  // namespace warpviz::cli
+
+int main(int argc, char** argv) {
+  using namespace warpviz::cli;
+  if (argc < 2) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  const std::string command = argv[1];
+  const Args args(argv + 2, argv + argc);
+  try {
+    if (command == "-h" || command == "--help" || command == "help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (command == "--version") {
+      std::cout << warpviz::tool_version() << "\n";
+      return 0;
+    }
+    if (command == "list") return run_list(args);
+    if (command == "run") return run_run(args);
+    if (command == "dump") return run_dump(args);
+    if (command == "diff") return run_diff(args);
+    if (command == "bench") return run_bench(args);
+    std::cerr << "warpviz-cli: unknown command '" << command << "'; valid commands: list, run, dump, diff, bench\n";
+    return 2;
+  } catch (const UsageError& e) {
+    std::cerr << "warpviz-cli " << command << ": " << e.what() << " (see 'warpviz-cli " << command << " --help')\n";
+    return 2;
+  } catch (const warpviz::ScenarioError& e) {
+    std::cerr << "warpviz-cli " << command << ": " << e.what() << "\n";
+    return 2;
+  } catch (const warpviz::BackendUnavailable& e) {
+    std::cerr << "warpviz-cli " << command << ": " << e.what() << "\n";
+    return 2;
+  } catch (const warpviz::TraceFileError& e) {
+    std::cerr << "warpviz-cli " << command << ": " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "warpviz-cli " << command << ": error: " << e.what() << "\n";
+    return 3;
+  }
+}

@@ -1,0 +1,105 @@
+// The scenario registry: every built-in scenario's parameters, defaults, input
+// size and kernel source, independent of the backend that runs it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "warpviz/trace.h"
+
+namespace warpviz {
+
+// Bad scenario names, parameters or inputs; the message names the valid ones.
+class ScenarioError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class ParamKind : uint8_t {
+  Int,     // decimal (or 0x hex), within [min, max]
+  Mask,    // a 32-bit lane mask, hex or decimal
+  Choice,  // one of `choices`
+  Text,    // free text, validated by the scenario (e.g. addrs=a,b,c)
+};
+
+struct ParamSpec {
+  std::string name;
+  ParamKind kind = ParamKind::Int;
+  std::string default_value;
+  std::string help;
+  std::vector<std::string> choices;
+  int64_t min = INT32_MIN, max = INT32_MAX;
+};
+
+class ParamValues {
+ public:
+  std::map<std::string, std::string> values;
+
+  const std::string& get(const std::string& name) const;
+  int64_t get_int(const std::string& name) const;
+  uint32_t get_mask(const std::string& name) const;
+};
+
+// A claim the seed material makes about a result, checked against the trace.
+struct SeedClaim {
+  std::string source;       // "seeds/000 (demo main)"
+  std::string text;         // the claim as the seed states it
+  std::string output;       // which output
+  int index = -1;           // element checked; -1: "every lane of a warp holds the same value"
+  std::string expected;     // the seed's expected value (decimal), for index >= 0
+};
+
+struct SeedClaimResult {
+  const SeedClaim* claim = nullptr;
+  bool holds = false;
+  std::string actual;  // what the trace holds
+};
+
+struct ScenarioSpec {
+  std::string name;
+  std::string summary;
+  std::string source_path;  // kernel source, relative to the repository root
+  std::string kernel;       // the __global__ function that runs
+  std::vector<ParamSpec> params;
+  std::string default_input;
+  // How many input values the scenario reads, given its parameters.
+  std::function<size_t(const ParamValues&)> input_count;
+  std::vector<SeedClaim> seed_claims;
+
+  const ParamSpec* find_param(std::string_view param) const;
+};
+
+const std::vector<ScenarioSpec>& scenario_specs();
+const ScenarioSpec* find_scenario(std::string_view name);
+std::string scenario_names();  // "a, b, c" for messages
+
+struct ScenarioRequest {
+  std::string scenario;
+  std::vector<std::pair<std::string, std::string>> sets;  // --set NAME=VALUE, in order
+  std::string input;                                      // empty: the scenario's default
+};
+
+struct ResolvedScenario {
+  const ScenarioSpec* spec = nullptr;
+  ParamValues params;  // every parameter, defaults filled in, normalised
+  DType dtype = DType::F32;
+  std::string input_spec;
+  std::vector<uint64_t> input_bits;
+  std::vector<std::string> notes;  // e.g. "width 12 is undefined in the C++ API, ..."
+};
+
+// Validates names, parameters and input; throws ScenarioError.
+ResolvedScenario resolve_scenario(const ScenarioRequest& request);
+
+// Fills the backend-independent part of a trace's metadata.
+void fill_trace_meta(const ResolvedScenario& resolved, Trace& trace);
+
+std::vector<SeedClaimResult> check_seed_claims(const ScenarioSpec& spec, const Trace& trace);
+
+}  // namespace warpviz

@@ -1,0 +1,139 @@
+// The trace model: what ran, and every recorded warp step lane by lane.
+//
+// TraceStep and LaneRecord are plain fixed-size structs so that the GPU recorder
+// (device code, nvcc) and the CPU emulator fill the very same layout.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "warpviz/dtype.h"
+
+namespace warpviz {
+
+constexpr int kWarpSize = 32;
+
+enum class Op : uint8_t {
+  ShflIdx = 0,
+  ShflUp,
+  ShflDown,
+  ShflXor,
+  Ballot,
+  Any,
+  All,
+  ActiveMask,
+  MatchAny,
+  MatchAll,
+  ReduxAdd,
+  ReduxMin,
+  ReduxMax,
+  ReduxAnd,
+  ReduxOr,
+  ReduxXor,
+  SyncWarp,
+  LoadShared,
+  StoreShared,
+};
+constexpr int kOpCount = 19;
+
+const char* op_name(Op op);  // "shfl.idx", "shfl.up", ..., "ld.shared", "st.shared"
+bool parse_op(const std::string& name, Op* out);
+inline bool op_is_shuffle(Op op) { return op <= Op::ShflXor; }
+inline bool op_is_shared(Op op) { return op == Op::LoadShared || op == Op::StoreShared; }
+
+// Per-lane flags.
+enum LaneFlag : uint8_t {
+  kLaneActive = 1,      // the lane executed this op
+  kLaneOk = 2,          // the op's predicate: shuffles' in-range p, match_all's pred
+  kLaneUndefined = 4,   // result undefined by spec (source lane inactive / outside mask,
+                        // or the lane is not in its own mask); the value is what the
+                        // backend produced, not something to rely on
+};
+
+struct LaneRecord {
+  uint64_t in = 0;     // value the lane supplied (bits of the step's dtype)
+  uint64_t out = 0;    // value the lane got back
+  uint32_t addr = 0;   // shared-memory steps: byte address
+  int8_t src = -1;     // lane read from (shuffles); -1 when none
+  uint8_t flags = 0;   // LaneFlag bits
+  uint8_t bytes = 0;   // shared-memory steps: access width in bytes
+  uint8_t reserved = 0;
+
+  bool active() const { return flags & kLaneActive; }
+  bool ok() const { return flags & kLaneOk; }
+  bool undefined() const { return flags & kLaneUndefined; }
+};
+
+// Per-step flags.
+enum StepFlag : uint8_t {
+  // A shuffle whose b operand differs by lane (b is a register, e.g. srcLane =
+  // lane ^ 1): each active lane's b is in its LaneRecord::addr, and args.b is the
+  // lowest active lane's.
+  kStepPerLaneOperand = 1,
+  // A raw PTX shfl.sync: args.c was given directly, not built from args.width.
+  kStepRawOperandC = 2,
+};
+
+// Arguments of a step, as the source gave them (before any 5-bit truncation).
+struct OpArgs {
+  int64_t b = 0;        // delta / srcLane / laneMask
+  int32_t width = 32;   // shuffle width (any value: invalid widths follow the PTX formula)
+  uint32_t c = 0;       // the shfl.sync c operand built from width, as the CUDA headers build it
+};
+
+struct TraceStep {
+  uint32_t block = 0;   // linear block index
+  uint32_t warp = 0;    // warp index within the block
+  uint32_t seq = 0;     // order of this step within its warp
+  uint32_t line = 0;    // source line of the op in the trace's kernel source
+  uint32_t mask = 0;    // member mask the op was called with
+  Op op = Op::ShflIdx;
+  DType dtype = DType::I32;  // type of in/out values ("out" of votes/match is u32)
+  uint8_t step_flags = 0;    // StepFlag bits
+  uint8_t reserved = 0;
+  OpArgs args;
+  LaneRecord lanes[kWarpSize];
+};
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+  bool operator==(const Dim3& o) const { return x == o.x && y == o.y && z == o.z; }
+};
+
+struct TraceOutput {
+  std::string name;
+  DType dtype = DType::F32;
+  std::vector<uint64_t> bits;  // one entry per element
+};
+
+struct TraceMeta {
+  std::string scenario;
+  std::map<std::string, std::string> params;  // every parameter, defaults included
+  DType dtype = DType::F32;
+  std::string input_spec;                     // as given: "iota", "random:7", ...
+  Dim3 grid, block;
+  std::string backend;                        // "cpu" or "cuda"
+  std::string device;                         // "CPU emulator" or the GPU's name
+  std::string compute_capability;             // "9.0"; the emulated target for cpu
+  std::string tool_version;
+  std::string source_path;                    // kernel source, relative to the repository
+  std::string source_text;
+};
+
+struct Trace {
+  TraceMeta meta;
+  std::vector<TraceStep> steps;     // ordered by block, warp, seq
+  std::vector<TraceOutput> outputs; // the main one is "out"
+  bool overflow = false;            // the recorder ran out of room; steps are a prefix
+
+  const TraceOutput* output(const std::string& name) const {
+    for (const auto& o : outputs)
+      if (o.name == name) return &o;
+    return nullptr;
+  }
+};
+
+}  // namespace warpviz

@@ -1,0 +1,73 @@
+// The CPU emulator's execution engine: every CUDA thread of a block runs as a
+// fiber; warp collectives and __syncthreads suspend the fiber until the lanes
+// they name have arrived, then warp_rules computes the results and the step is
+// recorded.
+//
+// Blocks run one after another on the calling OS thread, so `__shared__`
+// variables (thread_local statics in emulated kernels) are one block's shared
+// memory at a time.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "warpviz/trace.h"
+
+namespace warpviz::emu {
+
+// Which warps a launch records. Big launches record a subset to stay cheap.
+struct RecordFilter {
+  std::vector<uint32_t> blocks;  // empty: every block
+  std::vector<uint32_t> warps;   // empty: every warp of a chosen block
+  size_t max_steps = size_t(1) << 24;  // past this the trace is marked overflowed
+
+  bool wants(uint32_t block, uint32_t warp) const;
+};
+
+struct ThreadCoords {
+  Dim3 thread_idx, block_idx, block_dim, grid_dim;
+  uint32_t linear_tid = 0;    // within the block
+  uint32_t block_linear = 0;  // within the grid
+  uint32_t lane = 0, warp = 0;
+};
+
+// What a lane brings to a warp collective.
+struct WarpOpRequest {
+  Op op = Op::ShflIdx;
+  uint32_t line = 0;
+  uint32_t mask = 0xffffffffu;
+  DType dtype = DType::I32;
+  OpArgs args;
+  uint64_t value = 0;   // bits of the supplied value / predicate
+  uint32_t addr = 0;    // shared-memory ops
+  uint8_t bytes = 0;
+  uint8_t step_flags = 0;  // StepFlag bits the step should carry
+};
+
+struct WarpOpResult {
+  uint64_t value = 0;
+  bool ok = false;         // the op's predicate (shfl in-range, match_all pred)
+  bool undefined = false;  // the result is undefined by spec
+};
+
+struct LaunchStats {
+  uint64_t threads = 0;
+  uint64_t warp_ops = 0;      // completed collectives, recorded or not
+  uint64_t lane_ops = 0;      // sum of participating lanes over those collectives
+  uint64_t context_switches = 0;
+};
+
+// Runs thread_body once per thread of the grid. Recorded steps are appended to
+// `trace` (ordered by block, warp, seq); trace.overflow is set past max_steps.
+// Exceptions thrown by a thread body are rethrown here after the block unwinds.
+LaunchStats launch_grid(Dim3 grid, Dim3 block, const std::function<void()>& thread_body,
+                        const RecordFilter& filter, Trace& trace);
+
+// --- Called from inside an emulated thread ---------------------------------
+bool in_emulated_thread();
+const ThreadCoords& current_thread();
+WarpOpResult warp_collective(const WarpOpRequest& request);
+void block_barrier(uint32_t line);
+
+}  // namespace warpviz::emu

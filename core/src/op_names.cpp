@@ -1,0 +1,41 @@
+// Names of warp ops as they appear in trace files and dumps (PTX spelling).
+#include <string>
+
+#include "warpviz/trace.h"
+
+namespace warpviz {
+
+namespace {
+
+// Indexed by Op; the order must follow the enum in trace.h.
+constexpr const char* kOpNames[kOpCount] = {
+    "shfl.idx",   "shfl.up",    "shfl.down",  "shfl.bfly",  "vote.ballot",
+    "vote.any",   "vote.all",   "activemask", "match.any",  "match.all",
+    "redux.add",  "redux.min",  "redux.max",  "redux.and",  "redux.or",
+    "redux.xor",  "syncwarp",   "ld.shared",  "st.shared",
+};
+static_assert(static_cast<int>(Op::StoreShared) == kOpCount - 1);
+
+}  // namespace
+
+const char* op_name(Op op) {
+  const int i = static_cast<int>(op);
+  return i < kOpCount ? kOpNames[i] : "?";
+}
+
+bool parse_op(const std::string& name, Op* out) {
+  for (int i = 0; i < kOpCount; ++i) {
+    if (name == kOpNames[i]) {
+      *out = static_cast<Op>(i);
+      return true;
+    }
+  }
+  // CUDA calls the butterfly shuffle __shfl_xor_sync; PTX calls it bfly.
+  if (name == "shfl.xor") {
+    *out = Op::ShflXor;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace warpviz

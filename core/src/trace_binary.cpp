@@ -1,0 +1,522 @@
+// The compact binary trace form (.wvt).
+//
+// Sections:
+//   layout          the file format, byte by byte
+//   byte helpers    little-endian stores/loads, FNV-1a
+//   writer          write_trace_binary
+//   reader          read_trace_binary: slurp, header checks, checksum, parse
+//
+// ---- layout -----------------------------------------------------------------
+// Every integer is little-endian; fields are written one by one (no struct dumps),
+// so the file does not depend on the compiler's padding or the host's byte order.
+//
+//   header (20 bytes)
+//     magic         8 bytes  "WARPVIZT"
+//     version       u32      kTraceBinaryVersion
+//     file_size     u64      bytes in the whole file, checksum included; tells a
+//                            truncated file from a corrupt one before parsing
+//   metadata
+//     scenario      str      (str = u32 byte count, then that many UTF-8 bytes)
+//     params        u32 count, then count x (key str, value str)
+//     dtype         u8       DType
+//     input_spec    str
+//     grid, block   3 x u32 each
+//     backend, device, compute_capability, tool_version, source_path, source_text: str
+//     overflow      u8       0 or 1
+//   outputs
+//     count         u32
+//     each output:  name str, dtype u8, width u8 (4 or 8), element count u64,
+//                   then the elements, `width` bytes each
+//   steps
+//     count         u64
+//     each step:    block u32, warp u32, seq u32, line u32, mask u32,
+//                   op u8, dtype u8, layout u8,
+//                   args: b i64, width i32, c u32            (39 bytes so far)
+//                   then 32 lanes, each:
+//                     in, out   4 bytes each, 8 with layout bit kWideValues
+//                     src i8, flags u8
+//                     addr u32, bytes u8                     only with layout bit kMemory
+//   checksum        u64      FNV-1a 64 of every byte before it
+//
+// Widths are chosen per step (per output) by the writer from the actual bits, not
+// from the dtype, so the form is lossless even if a 32-bit value carried high bits;
+// a typical 32-bit step costs 359 bytes instead of 800. The reserved bytes of
+// TraceStep/LaneRecord are not stored, and only the defined LaneFlag bits are.
+#include <bit>
+#include <cstring>
+#include <istream>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "warpviz/trace_io.h"
+
+namespace warpviz {
+
+namespace {
+
+constexpr char kMagic[8] = {'W', 'A', 'R', 'P', 'V', 'I', 'Z', 'T'};
+constexpr size_t kHeaderBytes = 8 + 4 + 8;
+constexpr size_t kChecksumBytes = 8;
+
+// Step layout bits.
+constexpr uint8_t kWideValues = 1;  // lane in/out stored as 8 bytes
+constexpr uint8_t kMemory = 2;      // lanes carry addr and bytes
+constexpr uint8_t kKnownLayoutBits = kWideValues | kMemory;
+constexpr uint8_t kKnownLaneFlags = kLaneActive | kLaneOk | kLaneUndefined;
+
+constexpr size_t kStepHeaderBytes = 5 * 4 + 3 + 8 + 4 + 4;
+constexpr size_t kMinLaneBytes = 4 + 4 + 1 + 1;
+constexpr size_t kMinStepBytes = kStepHeaderBytes + kWarpSize * kMinLaneBytes;
+
+size_t lane_bytes(uint8_t layout) {
+  return ((layout & kWideValues) ? 16 : 8) + 2 + ((layout & kMemory) ? 5 : 0);
+}
+
+// ---- byte helpers -----------------------------------------------------------
+// Byte-wise shifts; GCC merges them into single loads/stores on little-endian hosts.
+
+inline void store_u32(uint8_t* p, uint32_t v) {
+  p[0] = uint8_t(v);
+  p[1] = uint8_t(v >> 8);
+  p[2] = uint8_t(v >> 16);
+  p[3] = uint8_t(v >> 24);
+}
+inline void store_u64(uint8_t* p, uint64_t v) {
+  store_u32(p, uint32_t(v));
+  store_u32(p + 4, uint32_t(v >> 32));
+}
+inline uint32_t load_u32(const uint8_t* p) {
+  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+inline uint64_t load_u64(const uint8_t* p) {
+  return uint64_t(load_u32(p)) | uint64_t(load_u32(p + 4)) << 32;
+}
+
+uint64_t fnv1a64(const uint8_t* p, size_t n) {
+  uint64_t h = 14695981039346656037ull;
+  for (size_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+bool fits_u32(uint64_t v) { return (v >> 32) == 0; }
+
+// ---- writer -----------------------------------------------------------------
+
+class ByteWriter {
+ public:
+  explicit ByteWriter(size_t reserve) { buf_.reserve(reserve); }
+
+  uint8_t* grow(size_t n) {
+    size_t at = buf_.size();
+    buf_.resize(at + n);
+    return buf_.data() + at;
+  }
+  void u8(uint8_t v) { buf_.push_back(v); }
+  void u32(uint32_t v) { store_u32(grow(4), v); }
+  void u64(uint64_t v) { store_u64(grow(8), v); }
+  void str(const std::string& s) {
+    u32(uint32_t(s.size()));
+    if (!s.empty()) std::memcpy(grow(s.size()), s.data(), s.size());
+  }
+  std::vector<uint8_t>& bytes() { return buf_; }
+
+ private:
+  std::vector<uint8_t> buf_;
+};
+
+void write_meta(ByteWriter& w, const Trace& t) {
+  const TraceMeta& m = t.meta;
+  w.str(m.scenario);
+  w.u32(uint32_t(m.params.size()));
+  for (const auto& [key, value] : m.params) {
+    w.str(key);
+    w.str(value);
+  }
+  w.u8(uint8_t(m.dtype));
+  w.str(m.input_spec);
+  for (const Dim3* d : {&m.grid, &m.block}) {
+    w.u32(d->x);
+    w.u32(d->y);
+    w.u32(d->z);
+  }
+  w.str(m.backend);
+  w.str(m.device);
+  w.str(m.compute_capability);
+  w.str(m.tool_version);
+  w.str(m.source_path);
+  w.str(m.source_text);
+  w.u8(t.overflow ? 1 : 0);
+}
+
+void write_outputs(ByteWriter& w, const Trace& t) {
+  w.u32(uint32_t(t.outputs.size()));
+  for (const TraceOutput& o : t.outputs) {
+    w.str(o.name);
+    w.u8(uint8_t(o.dtype));
+    bool narrow = true;
+    for (uint64_t v : o.bits) narrow = narrow && fits_u32(v);
+    w.u8(narrow ? 4 : 8);
+    w.u64(o.bits.size());
+    uint8_t* p = w.grow(o.bits.size() * (narrow ? 4 : 8));
+    for (uint64_t v : o.bits) {
+      if (narrow) {
+        store_u32(p, uint32_t(v));
+        p += 4;
+      } else {
+        store_u64(p, v);
+        p += 8;
+      }
+    }
+  }
+}
+
+uint8_t step_layout(const TraceStep& s) {
+  uint8_t layout = op_is_shared(s.op) ? kMemory : 0;
+  for (const LaneRecord& l : s.lanes) {
+    if (!fits_u32(l.in) || !fits_u32(l.out)) layout |= kWideValues;
+    if (l.addr != 0 || l.bytes != 0) layout |= kMemory;
+  }
+  return layout;
+}
+
+void write_step(ByteWriter& w, const TraceStep& s) {
+  const uint8_t layout = step_layout(s);
+  uint8_t* p = w.grow(kStepHeaderBytes + kWarpSize * lane_bytes(layout));
+  store_u32(p + 0, s.block);
+  store_u32(p + 4, s.warp);
+  store_u32(p + 8, s.seq);
+  store_u32(p + 12, s.line);
+  store_u32(p + 16, s.mask);
+  p[20] = uint8_t(s.op);
+  p[21] = uint8_t(s.dtype);
+  p[22] = layout;
+  store_u64(p + 23, uint64_t(s.args.b));
+  store_u32(p + 31, uint32_t(s.args.width));
+  store_u32(p + 35, s.args.c);
+  p += kStepHeaderBytes;
+  const bool wide = layout & kWideValues, memory = layout & kMemory;
+  for (const LaneRecord& l : s.lanes) {
+    if (wide) {
+      store_u64(p, l.in);
+      store_u64(p + 8, l.out);
+      p += 16;
+    } else {
+      store_u32(p, uint32_t(l.in));
+      store_u32(p + 4, uint32_t(l.out));
+      p += 8;
+    }
+    p[0] = uint8_t(l.src);
+    p[1] = l.flags & kKnownLaneFlags;
+    p += 2;
+    if (memory) {
+      store_u32(p, l.addr);
+      p[4] = l.bytes;
+      p += 5;
+    }
+  }
+}
+
+}  // namespace
+
+void write_trace_binary(const Trace& trace, std::ostream& out) {
+  size_t estimate = 4096 + trace.meta.source_text.size() + trace.steps.size() * 1000;
+  for (const auto& o : trace.outputs) estimate += o.bits.size() * 8;
+  ByteWriter w(estimate);
+
+  std::memcpy(w.grow(8), kMagic, 8);
+  w.u32(kTraceBinaryVersion);
+  const size_t size_at = w.bytes().size();
+  w.u64(0);  // file_size, patched below
+  write_meta(w, trace);
+  write_outputs(w, trace);
+  w.u64(trace.steps.size());
+  for (const TraceStep& s : trace.steps) write_step(w, s);
+
+  std::vector<uint8_t>& bytes = w.bytes();
+  store_u64(bytes.data() + size_at, bytes.size() + kChecksumBytes);
+  const uint64_t sum = fnv1a64(bytes.data(), bytes.size());
+  w.u64(sum);
+  // One write: callers check the stream state (save_trace turns it into an error).
+  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+// ---- reader -----------------------------------------------------------------
+
+namespace {
+
+// Thrown when a read runs past the bytes present; `what` names the part that is
+// cut off. Turned into "truncated (...)" or "corrupt (...)" at the top.
+struct CutOff {
+  std::string what;
+};
+
+class ByteReader {
+ public:
+  // `end` is where the parsed body must stop (the checksum follows); `declared_end`
+  // is where it would stop per the header, which differs only for truncated files.
+  ByteReader(const uint8_t* data, size_t pos, size_t end, size_t declared_end,
+             const std::string& name)
+      : data_(data), pos_(pos), end_(end), declared_end_(declared_end), name_(name) {}
+
+  void set_part(std::string part) { part_ = std::move(part); }
+  const std::string& part() const { return part_; }
+  size_t pos() const { return pos_; }
+  size_t available() const { return end_ - pos_; }
+  size_t declared_left() const { return declared_end_ > pos_ ? declared_end_ - pos_ : 0; }
+
+  // Pointer to the next n bytes, advancing past them.
+  const uint8_t* take(size_t n) {
+    if (n > available()) throw CutOff{part_};
+    const uint8_t* p = data_ + pos_;
+    pos_ += n;
+    return p;
+  }
+  uint8_t u8() { return *take(1); }
+  uint32_t u32() { return load_u32(take(4)); }
+  uint64_t u64() { return load_u64(take(8)); }
+  std::string str() {
+    const uint32_t n = u32();
+    check_count(n, 1, "string length");
+    const uint8_t* p = take(n);
+    return std::string(reinterpret_cast<const char*>(p), n);
+  }
+  // A count of items of at least `unit` bytes each must fit in what the header
+  // says is left; this stops hostile counts before anything is allocated.
+  void check_count(uint64_t count, size_t unit, const char* what) const {
+    if (count > declared_left() / unit)
+      corrupt(std::string(what) + " " + std::to_string(count) + " in " + part_ +
+              " does not fit in the file");
+  }
+  DType dtype(const std::string& where) {
+    const uint8_t v = u8();
+    if (v >= kDTypeCount) corrupt("unknown dtype " + std::to_string(v) + " in " + where);
+    return DType(v);
+  }
+  [[noreturn]] void corrupt(const std::string& why) const {
+    throw TraceFileError(name_ + ": corrupt (" + why + ")");
+  }
+
+ private:
+  const uint8_t* data_;
+  size_t pos_, end_, declared_end_;
+  const std::string& name_;
+  std::string part_ = "the metadata";
+};
+
+void read_meta(ByteReader& r, Trace& t) {
+  r.set_part("the metadata");
+  TraceMeta& m = t.meta;
+  m.scenario = r.str();
+  const uint32_t params = r.u32();
+  r.check_count(params, 8, "parameter count");
+  for (uint32_t i = 0; i < params; ++i) {
+    std::string key = r.str();
+    m.params[std::move(key)] = r.str();
+  }
+  m.dtype = r.dtype("the metadata");
+  m.input_spec = r.str();
+  for (Dim3* d : {&m.grid, &m.block}) {
+    d->x = r.u32();
+    d->y = r.u32();
+    d->z = r.u32();
+  }
+  m.backend = r.str();
+  m.device = r.str();
+  m.compute_capability = r.str();
+  m.tool_version = r.str();
+  m.source_path = r.str();
+  m.source_text = r.str();
+  const uint8_t overflow = r.u8();
+  if (overflow > 1) r.corrupt("overflow flag is " + std::to_string(overflow));
+  t.overflow = overflow == 1;
+}
+
+void read_outputs(ByteReader& r, Trace& t) {
+  r.set_part("the output list");
+  const uint32_t count = r.u32();
+  r.check_count(count, 4 + 1 + 1 + 8, "output count");
+  t.outputs.resize(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    TraceOutput& o = t.outputs[i];
+    r.set_part("output " + std::to_string(i) + " of " + std::to_string(count));
+    o.name = r.str();
+    r.set_part("output \"" + o.name + "\"");
+    o.dtype = r.dtype(r.part());
+    const uint8_t width = r.u8();
+    if (width != 4 && width != 8)
+      r.corrupt("element width " + std::to_string(width) + " in " + r.part());
+    const uint64_t n = r.u64();
+    r.check_count(n, width, "element count");
+    const uint8_t* p = r.take(size_t(n) * width);
+    o.bits.resize(size_t(n));
+    for (uint64_t& v : o.bits) {
+      v = width == 4 ? load_u32(p) : load_u64(p);
+      p += width;
+    }
+  }
+}
+
+void read_steps(ByteReader& r, Trace& t) {
+  r.set_part("the step count");
+  const uint64_t count = r.u64();
+  r.check_count(count, kMinStepBytes, "step count");
+  // Reserve only for steps whose bytes are actually present (truncated files).
+  t.steps.reserve(size_t(std::min<uint64_t>(count, r.available() / kMinStepBytes)));
+  const std::string of = " of " + std::to_string(count);
+  for (uint64_t i = 0; i < count; ++i) {
+    if (r.available() < kMinStepBytes) {
+      r.set_part("step " + std::to_string(i) + of);
+      throw CutOff{r.part()};
+    }
+    // The fixed part is known to be present; parse it without per-field checks.
+    const uint8_t* h = r.take(kStepHeaderBytes);
+    TraceStep& s = t.steps.emplace_back();
+    s.block = load_u32(h + 0);
+    s.warp = load_u32(h + 4);
+    s.seq = load_u32(h + 8);
+    s.line = load_u32(h + 12);
+    s.mask = load_u32(h + 16);
+    const uint8_t op = h[20], dtype = h[21], layout = h[22];
+    const auto where = [&] { return "step " + std::to_string(i) + of; };
+    if (op >= kOpCount) r.corrupt("unknown op " + std::to_string(op) + " in " + where());
+    if (dtype >= kDTypeCount) r.corrupt("unknown dtype " + std::to_string(dtype) + " in " + where());
+    if (layout & ~kKnownLayoutBits)
+      r.corrupt("unknown lane layout " + std::to_string(layout) + " in " + where());
+    s.op = Op(op);
+    s.dtype = DType(dtype);
+    s.args.b = int64_t(load_u64(h + 23));
+    s.args.width = int32_t(load_u32(h + 31));
+    s.args.c = load_u32(h + 35);
+
+    const size_t lanes_size = kWarpSize * lane_bytes(layout);
+    if (r.available() < lanes_size) {
+      r.set_part(where());
+      throw CutOff{r.part()};
+    }
+    const uint8_t* p = r.take(lanes_size);
+    const bool wide = layout & kWideValues, memory = layout & kMemory;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      LaneRecord& l = s.lanes[lane];
+      if (wide) {
+        l.in = load_u64(p);
+        l.out = load_u64(p + 8);
+        p += 16;
+      } else {
+        l.in = load_u32(p);
+        l.out = load_u32(p + 4);
+        p += 8;
+      }
+      l.src = int8_t(p[0]);
+      l.flags = p[1];
+      p += 2;
+      if (memory) {
+        l.addr = load_u32(p);
+        l.bytes = p[4];
+        p += 5;
+      }
+      if (l.flags & ~kKnownLaneFlags)
+        r.corrupt("unknown lane flags " + std::to_string(l.flags) + " in " + where() +
+                  " lane " + std::to_string(lane));
+    }
+  }
+}
+
+void read_body(ByteReader& r, Trace& t) {
+  read_meta(r, t);
+  read_outputs(r, t);
+  read_steps(r, t);
+}
+
+// The whole file in memory, left uninitialised before the read: zero-filling
+// megabytes only to overwrite them is measurable on large traces.
+struct FileBytes {
+  std::unique_ptr<uint8_t[]> data;
+  size_t size = 0;
+};
+
+FileBytes slurp(std::istream& in, const std::string& name) {
+  FileBytes bytes;
+  const std::istream::pos_type start = in.tellg();
+  if (start != std::istream::pos_type(-1) && in.seekg(0, std::ios::end)) {
+    const std::istream::pos_type end = in.tellg();
+    in.seekg(start);
+    if (end != std::istream::pos_type(-1) && end >= start) {
+      bytes.size = size_t(end - start);
+      bytes.data.reset(new uint8_t[bytes.size + 1]);  // +1: never a null pointer
+      in.read(reinterpret_cast<char*>(bytes.data.get()), std::streamsize(bytes.size));
+      if (size_t(in.gcount()) != bytes.size) throw TraceFileError(name + ": read error");
+      return bytes;
+    }
+  }
+  in.clear();
+  // Not seekable (a pipe): read in chunks.
+  std::vector<char> all;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0)
+    all.insert(all.end(), chunk, chunk + in.gcount());
+  if (in.bad()) throw TraceFileError(name + ": read error");
+  bytes.size = all.size();
+  bytes.data.reset(new uint8_t[bytes.size + 1]);
+  if (!all.empty()) std::memcpy(bytes.data.get(), all.data(), all.size());
+  return bytes;
+}
+
+}  // namespace
+
+Trace read_trace_binary(std::istream& in, const std::string& name_for_errors) {
+  const std::string& name = name_for_errors;
+  const FileBytes bytes = slurp(in, name);
+  const size_t size = bytes.size;
+  const uint8_t* data = bytes.data.get();
+
+  if (size == 0) throw TraceFileError(name + ": empty file (not a warpviz trace)");
+  if (std::memcmp(data, kMagic, std::min<size_t>(size, 8)) != 0)
+    throw TraceFileError(name + ": not a warpviz trace (bad magic bytes)");
+  if (size < 12) throw TraceFileError(name + ": truncated (the header is cut off)");
+  const uint32_t version = load_u32(data + 8);
+  if (version > kTraceBinaryVersion)
+    throw TraceFileError(name + ": written by a newer warpviz (format version " +
+                         std::to_string(version) + "; this build reads up to " +
+                         std::to_string(kTraceBinaryVersion) + ")");
+  if (version == 0) throw TraceFileError(name + ": corrupt (format version 0)");
+  if (size < kHeaderBytes) throw TraceFileError(name + ": truncated (the header is cut off)");
+
+  const uint64_t declared = load_u64(data + 12);
+  if (declared < kHeaderBytes + kChecksumBytes)
+    throw TraceFileError(name + ": corrupt (impossible file size " + std::to_string(declared) + ")");
+  if (size > declared)
+    throw TraceFileError(name + ": corrupt (" + std::to_string(size - declared) +
+                         " unexpected bytes after the end of the trace)");
+  const bool truncated = size < declared;
+  const size_t body_end = truncated ? size : size - kChecksumBytes;
+  const size_t declared_body_end = size_t(declared - kChecksumBytes);
+
+  if (!truncated && fnv1a64(data, body_end) != load_u64(data + body_end))
+    throw TraceFileError(name + ": corrupt (checksum mismatch)");
+
+  Trace trace;
+  ByteReader r(data, kHeaderBytes, body_end, declared_body_end, name);
+  try {
+    read_body(r, trace);
+  } catch (const CutOff& cut) {
+    if (truncated) throw TraceFileError(name + ": truncated (" + cut.what + " is cut off)");
+    throw TraceFileError(name + ": corrupt (" + cut.what + " runs past the end)");
+  }
+  const size_t expected_end = truncated ? declared_body_end : body_end;
+  if (r.pos() > expected_end)
+    throw TraceFileError(name + ": corrupt (the content runs into the checksum)");
+  if (r.pos() < expected_end)
+    throw TraceFileError(name + ": corrupt (the content ends " +
+                         std::to_string(expected_end - r.pos()) +
+                         " bytes before the checksum)");
+  // Everything parsed, so only (part of) the checksum is missing.
+  if (truncated) throw TraceFileError(name + ": truncated (the checksum is cut off)");
+  return trace;
+}
+
+}  // namespace warpviz

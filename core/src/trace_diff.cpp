@@ -1,0 +1,187 @@
+// Lane-by-lane comparison of two traces (CPU emulator vs GPU, or two runs).
+//
+// Sections:
+//   collector       counts every difference, keeps the first max_differences
+//   metadata        only with compare_meta; never backend/device/tool_version
+//   steps           step fields, then each lane
+//   outputs         by name: dtype, length, bits
+#include "warpviz/trace_diff.h"
+
+#include <algorithm>
+#include <string>
+
+namespace warpviz {
+
+namespace {
+
+// Ops whose result is a lane mask or a bool: their "out" is u32 whatever the
+// step dtype (same rule as the JSON form).
+DType result_dtype(Op op, DType step_dtype) {
+  switch (op) {
+    case Op::Ballot:
+    case Op::Any:
+    case Op::All:
+    case Op::ActiveMask:
+    case Op::MatchAny:
+    case Op::MatchAll: return DType::U32;
+    default: return step_dtype;
+  }
+}
+
+std::string show(DType t, uint64_t bits) {
+  // A 32-bit value with high bits (never produced, but possible in a file) shows
+  // all of them so the difference stays visible.
+  const DType hex_type = mask_to_width(t, bits) == bits ? t : DType::U64;
+  return format_value(t, bits) + " (" + format_hex(hex_type, bits) + ")";
+}
+
+std::string show_bool(bool v) { return v ? "true" : "false"; }
+std::string show_src(int8_t src) { return src == -1 ? "none" : std::to_string(src); }
+
+// ---- collector ----------------------------------------------------------------
+
+class DiffCollector {
+ public:
+  explicit DiffCollector(size_t max) : max_(max) {}
+
+  void add(const std::string& where, const std::string& a, const std::string& b) {
+    ++total_;
+    if (found_.size() < max_) found_.push_back({where, a, b});
+  }
+  template <typename T, typename Show>
+  void check(const T& a, const T& b, const std::string& where, Show show_value) {
+    if (!(a == b)) add(where, show_value(a), show_value(b));
+  }
+  void check_text(const std::string& a, const std::string& b, const std::string& where) {
+    if (a != b) add(where, a, b);
+  }
+  size_t total() const { return total_; }
+  std::vector<TraceDifference> take() { return std::move(found_); }
+
+ private:
+  size_t max_;
+  size_t total_ = 0;
+  std::vector<TraceDifference> found_;
+};
+
+std::string show_u32(uint32_t v) { return std::to_string(v); }
+std::string show_dim(const Dim3& d) {
+  return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
+}
+
+// ---- metadata -----------------------------------------------------------------
+
+void diff_meta(const TraceMeta& a, const TraceMeta& b, DiffCollector& c) {
+  c.check_text(a.scenario, b.scenario, "meta scenario");
+  for (const auto& [key, value] : a.params) {
+    auto it = b.params.find(key);
+    c.check_text(value, it == b.params.end() ? "(absent)" : it->second, "meta params." + key);
+  }
+  for (const auto& [key, value] : b.params)
+    if (!a.params.count(key)) c.add("meta params." + key, "(absent)", value);
+  c.check_text(dtype_name(a.dtype), dtype_name(b.dtype), "meta dtype");
+  c.check_text(a.input_spec, b.input_spec, "meta input");
+  c.check(a.grid, b.grid, "meta grid", show_dim);
+  c.check(a.block, b.block, "meta block", show_dim);
+}
+
+// ---- steps --------------------------------------------------------------------
+
+std::string step_where(size_t index, const TraceStep& s) {
+  return "step " + std::to_string(index) + " (block " + std::to_string(s.block) + " warp " +
+         std::to_string(s.warp) + " " + op_name(s.op) + " line " + std::to_string(s.line) + ")";
+}
+
+void diff_lane(const TraceStep& sa, const TraceStep& sb, int lane, bool skip_undefined,
+               const std::string& where, DiffCollector& c) {
+  const LaneRecord& a = sa.lanes[lane];
+  const LaneRecord& b = sb.lanes[lane];
+  const std::string at = where + " lane " + std::to_string(lane) + " ";
+  c.check(a.active(), b.active(), at + "active", show_bool);
+  // An undefined result is whatever the backend produced: only whether the lane
+  // ran is comparable.
+  if (skip_undefined && (a.undefined() || b.undefined())) return;
+  c.check(a.ok(), b.ok(), at + "ok", show_bool);
+  c.check(a.undefined(), b.undefined(), at + "undefined", show_bool);
+  c.check(a.src, b.src, at + "src", show_src);
+  if (a.in != b.in) c.add(at + "in", show(sa.dtype, a.in), show(sb.dtype, b.in));
+  if (a.out != b.out)
+    c.add(at + "out", show(result_dtype(sa.op, sa.dtype), a.out),
+          show(result_dtype(sb.op, sb.dtype), b.out));
+  c.check(a.addr, b.addr, at + "addr", show_u32);
+  c.check(a.bytes, b.bytes, at + "bytes", [](uint8_t v) { return std::to_string(v); });
+}
+
+bool lanes_equal(const LaneRecord& a, const LaneRecord& b) {
+  return a.in == b.in && a.out == b.out && a.addr == b.addr && a.src == b.src &&
+         a.flags == b.flags && a.bytes == b.bytes;
+}
+
+void diff_step(size_t index, const TraceStep& a, const TraceStep& b, bool skip_undefined,
+               DiffCollector& c) {
+  const bool header_equal = a.block == b.block && a.warp == b.warp && a.seq == b.seq &&
+                            a.op == b.op && a.line == b.line && a.mask == b.mask &&
+                            a.dtype == b.dtype && a.args.b == b.args.b &&
+                            a.args.width == b.args.width && a.args.c == b.args.c;
+  bool lanes_same = true;
+  for (int i = 0; i < kWarpSize && lanes_same; ++i) lanes_same = lanes_equal(a.lanes[i], b.lanes[i]);
+  if (header_equal && lanes_same) return;  // the common case, without building strings
+
+  const std::string where = step_where(index, a);
+  const std::string at = where + " ";
+  c.check(a.block, b.block, at + "block", show_u32);
+  c.check(a.warp, b.warp, at + "warp", show_u32);
+  c.check(a.seq, b.seq, at + "seq", show_u32);
+  c.check(a.op, b.op, at + "op", [](Op op) { return std::string(op_name(op)); });
+  c.check(a.line, b.line, at + "line", show_u32);
+  c.check(a.mask, b.mask, at + "mask", [](uint32_t m) { return format_hex(DType::U32, m); });
+  c.check(a.dtype, b.dtype, at + "dtype", [](DType t) { return std::string(dtype_name(t)); });
+  c.check(a.args.b, b.args.b, at + "args.b", [](int64_t v) { return std::to_string(v); });
+  c.check(a.args.width, b.args.width, at + "args.width", [](int32_t v) { return std::to_string(v); });
+  c.check(a.args.c, b.args.c, at + "args.c", [](uint32_t v) { return format_hex(DType::U32, v); });
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    if (!lanes_equal(a.lanes[lane], b.lanes[lane])) diff_lane(a, b, lane, skip_undefined, where, c);
+}
+
+// ---- outputs ------------------------------------------------------------------
+
+void diff_outputs(const Trace& a, const Trace& b, DiffCollector& c) {
+  for (const TraceOutput& oa : a.outputs) {
+    const std::string where = "output \"" + oa.name + "\"";
+    const TraceOutput* ob = b.output(oa.name);
+    if (!ob) {
+      c.add(where, std::to_string(oa.bits.size()) + " values", "(absent)");
+      continue;
+    }
+    c.check(oa.dtype, ob->dtype, where + " dtype", [](DType t) { return std::string(dtype_name(t)); });
+    c.check(oa.bits.size(), ob->bits.size(), where + " length",
+            [](size_t n) { return std::to_string(n); });
+    const size_t n = std::min(oa.bits.size(), ob->bits.size());
+    for (size_t i = 0; i < n; ++i)
+      if (oa.bits[i] != ob->bits[i])
+        c.add(where + "[" + std::to_string(i) + "]", show(oa.dtype, oa.bits[i]),
+              show(ob->dtype, ob->bits[i]));
+  }
+  for (const TraceOutput& ob : b.outputs)
+    if (!a.output(ob.name))
+      c.add("output \"" + ob.name + "\"", "(absent)", std::to_string(ob.bits.size()) + " values");
+}
+
+}  // namespace
+
+std::vector<TraceDifference> diff_traces(const Trace& a, const Trace& b,
+                                         const TraceDiffOptions& options, size_t* total) {
+  DiffCollector c(options.max_differences);
+  if (options.compare_meta) diff_meta(a.meta, b.meta, c);
+  c.check(a.overflow, b.overflow, "overflow", show_bool);
+  c.check(a.steps.size(), b.steps.size(), "step count", [](size_t n) { return std::to_string(n); });
+  // Steps are compared pairwise up to the shorter trace; the count difference
+  // above already says that one trace has more.
+  const size_t n = std::min(a.steps.size(), b.steps.size());
+  for (size_t i = 0; i < n; ++i) diff_step(i, a.steps[i], b.steps[i], options.skip_undefined, c);
+  diff_outputs(a, b, c);
+  if (total) *total = c.total();
+  return c.take();
+}
+
+}  // namespace warpviz

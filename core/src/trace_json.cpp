@@ -1,0 +1,457 @@
+// The JSON trace form: readable, diffable, and lossless.
+//
+// Sections:
+//   value rules     which dtype a lane's "out" uses; hex widths; "args" keys
+//   writer          trace_to_json
+//   reader          JsonPath, field readers, trace_from_json
+//
+// ---- value rules --------------------------------------------------------------
+// Hex strings hold exact bits: "0x" + 8 lowercase digits for 32-bit values, 16 for
+// 64-bit ones (format_hex). A 32-bit field whose bits do not fit in 32 bits (no
+// recorder produces one) is written with 16 digits so that nothing is lost; the
+// reader accepts that widened form too.
+//
+// "in" uses the step dtype. "out" uses the op's result dtype: u32 (8 digits) for
+// ops whose result is a lane mask or a bool (vote.ballot, vote.any, vote.all,
+// activemask, match.any, match.all), the step dtype for everything else
+// (shuffles, redux, syncwarp, shared-memory ops).
+//
+// "args": shuffles always write their three operands under the PTX names
+// (shfl.idx: "srcLane", shfl.up/shfl.down: "delta", shfl.bfly: "laneMask"),
+// plus "width" and "c" (u32 hex). Other ops write {} unless an operand differs
+// from the OpArgs default (b 0, width 32, c 0); such operands are written as "b",
+// "width" and "c", and read back with the same defaults. Unknown args keys are
+// rejected, since they usually mean the wrong op.
+//
+// "addr" and "bytes" are written for shared-memory steps, and for any other step
+// whose lanes carry a nonzero one. Unknown keys elsewhere are ignored.
+#include <nlohmann/json.hpp>
+
+#include <limits>
+#include <string>
+
+#include "warpviz/trace_io.h"
+
+namespace warpviz {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr const char* kFormatName = "warpviz-trace";
+
+DType out_dtype(Op op, DType step_dtype) {
+  switch (op) {
+    case Op::Ballot:
+    case Op::Any:
+    case Op::All:
+    case Op::ActiveMask:
+    case Op::MatchAny:
+    case Op::MatchAll: return DType::U32;
+    default: return step_dtype;
+  }
+}
+
+const char* shuffle_b_key(Op op) {
+  switch (op) {
+    case Op::ShflIdx: return "srcLane";
+    case Op::ShflUp:
+    case Op::ShflDown: return "delta";
+    case Op::ShflXor: return "laneMask";
+    default: return "b";
+  }
+}
+
+bool lane_has_memory(const LaneRecord& l) { return l.addr != 0 || l.bytes != 0; }
+
+bool step_has_memory(const TraceStep& s) {
+  if (op_is_shared(s.op)) return true;
+  for (const LaneRecord& l : s.lanes)
+    if (lane_has_memory(l)) return true;
+  return false;
+}
+
+// ---- writer -------------------------------------------------------------------
+
+std::string hex_lossless(DType t, uint64_t bits) {
+  return mask_to_width(t, bits) == bits ? format_hex(t, bits) : format_hex(DType::U64, bits);
+}
+
+Json dims_json(const Dim3& d) { return Json::array({d.x, d.y, d.z}); }
+
+Json args_json(const TraceStep& s) {
+  Json args = Json::object();
+  const OpArgs defaults;
+  if (op_is_shuffle(s.op)) {
+    args[shuffle_b_key(s.op)] = s.args.b;
+    args["width"] = s.args.width;
+    args["c"] = format_hex(DType::U32, s.args.c);
+  } else {
+    if (s.args.b != defaults.b) args["b"] = s.args.b;
+    if (s.args.width != defaults.width) args["width"] = s.args.width;
+    if (s.args.c != defaults.c) args["c"] = format_hex(DType::U32, s.args.c);
+  }
+  return args;
+}
+
+Json step_json(const TraceStep& s) {
+  Json j = Json::object();
+  j["block"] = s.block;
+  j["warp"] = s.warp;
+  j["seq"] = s.seq;
+  j["op"] = op_name(s.op);
+  j["line"] = s.line;
+  j["mask"] = format_hex(DType::U32, s.mask);
+  j["dtype"] = dtype_name(s.dtype);
+  j["args"] = args_json(s);
+  const DType result = out_dtype(s.op, s.dtype);
+  const bool memory = step_has_memory(s);
+  Json lanes = Json::array();
+  for (int i = 0; i < kWarpSize; ++i) {
+    const LaneRecord& l = s.lanes[i];
+    Json lane = Json::object();
+    lane["lane"] = i;
+    lane["active"] = l.active();
+    lane["in"] = hex_lossless(s.dtype, l.in);
+    lane["src"] = l.src == -1 ? Json(nullptr) : Json(int(l.src));
+    lane["ok"] = l.ok();
+    lane["undefined"] = l.undefined();
+    lane["out"] = hex_lossless(result, l.out);
+    if (memory) {
+      lane["addr"] = l.addr;
+      lane["bytes"] = l.bytes;
+    }
+    lanes.push_back(std::move(lane));
+  }
+  j["lanes"] = std::move(lanes);
+  return j;
+}
+
+}  // namespace
+
+std::string trace_to_json(const Trace& trace, int indent) {
+  const TraceMeta& m = trace.meta;
+  Json j = Json::object();
+  j["format"] = kFormatName;
+  j["version"] = kTraceJsonVersion;
+  j["scenario"] = m.scenario;
+  Json params = Json::object();
+  for (const auto& [key, value] : m.params) params[key] = value;
+  j["params"] = std::move(params);
+  j["dtype"] = dtype_name(m.dtype);
+  j["input"] = m.input_spec;
+  j["backend"] = m.backend;
+  j["device"] = m.device;
+  j["compute_capability"] = m.compute_capability;
+  j["tool_version"] = m.tool_version;
+  j["grid"] = dims_json(m.grid);
+  j["block"] = dims_json(m.block);
+  j["source"] = Json{{"path", m.source_path}, {"text", m.source_text}};
+  j["overflow"] = trace.overflow;
+
+  Json steps = Json::array();
+  for (const TraceStep& s : trace.steps) steps.push_back(step_json(s));
+  j["steps"] = std::move(steps);
+
+  Json outputs = Json::object(), output_dtypes = Json::object();
+  for (const TraceOutput& o : trace.outputs) {
+    Json values = Json::array();
+    for (uint64_t v : o.bits) values.push_back(hex_lossless(o.dtype, v));
+    outputs[o.name] = std::move(values);
+    output_dtypes[o.name] = dtype_name(o.dtype);
+  }
+  j["outputs"] = std::move(outputs);
+  j["output_dtypes"] = std::move(output_dtypes);
+  // Invalid UTF-8 (a Latin-1 source file, say) is replaced rather than refused;
+  // the binary form keeps such bytes exactly.
+  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+// ---- reader -------------------------------------------------------------------
+
+namespace {
+
+// A JSON path built on the stack and spelled out only when there is an error:
+// "steps[3].lanes[7].in".
+struct JsonPath {
+  const JsonPath* parent = nullptr;
+  const char* key = nullptr;  // object member, or nullptr for an array index
+  size_t index = 0;
+
+  JsonPath operator/(const char* k) const { return JsonPath{this, k, 0}; }
+  JsonPath operator[](size_t i) const { return JsonPath{this, nullptr, i}; }
+
+  std::string str() const {
+    if (!parent) return key ? key : "";
+    std::string s = parent->str();
+    if (key) {
+      if (!s.empty()) s += '.';
+      s += key;
+    } else {
+      s += "[" + std::to_string(index) + "]";
+    }
+    return s;
+  }
+};
+
+class JsonReader {
+ public:
+  explicit JsonReader(const std::string& name) : name_(name) {}
+
+  [[noreturn]] void fail(const JsonPath& path, const std::string& what) const {
+    const std::string p = path.str();
+    throw TraceFileError(name_ + ": " + (p.empty() ? "" : p + ": ") + what);
+  }
+
+  const Json& member(const Json& obj, const JsonPath& path) const {
+    auto it = obj.find(path.key);
+    if (it == obj.end()) fail(path, "missing");
+    return *it;
+  }
+  const Json& object(const Json& obj, const JsonPath& path) const {
+    const Json& v = member(obj, path);
+    if (!v.is_object()) fail(path, "expected an object");
+    return v;
+  }
+  const Json& array(const Json& obj, const JsonPath& path) const {
+    const Json& v = member(obj, path);
+    if (!v.is_array()) fail(path, "expected an array");
+    return v;
+  }
+  std::string string(const Json& v, const JsonPath& path) const {
+    if (!v.is_string()) fail(path, "expected a string");
+    return v.get<std::string>();
+  }
+  std::string string(const Json& obj, const char* key, const JsonPath& parent) const {
+    const JsonPath path = parent / key;
+    return string(member(obj, path), path);
+  }
+  bool boolean(const Json& obj, const char* key, const JsonPath& parent) const {
+    const JsonPath path = parent / key;
+    const Json& v = member(obj, path);
+    if (!v.is_boolean()) fail(path, "expected true or false");
+    return v.get<bool>();
+  }
+  // Any integer in [lo, hi]; floats and out-of-range values are refused.
+  int64_t integer(const Json& v, const JsonPath& path, int64_t lo, int64_t hi) const {
+    bool in_range = false;
+    int64_t n = 0;
+    if (v.is_number_unsigned()) {
+      const uint64_t u = v.get<uint64_t>();
+      in_range = hi >= 0 && u <= uint64_t(hi);
+      n = int64_t(u);
+    } else if (v.is_number_integer()) {
+      n = v.get<int64_t>();
+      in_range = n >= lo && n <= hi;
+    } else {
+      fail(path, "expected an integer");
+    }
+    if (!in_range)
+      fail(path, "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
+    return n;
+  }
+  uint32_t u32(const Json& obj, const char* key, const JsonPath& parent) const {
+    const JsonPath path = parent / key;
+    return uint32_t(integer(member(obj, path), path, 0, std::numeric_limits<uint32_t>::max()));
+  }
+  // See "value rules" above: 8 or 16 digits for 32-bit fields, up to 16 for 64-bit.
+  uint64_t hex(const Json& v, const JsonPath& path, DType t) const {
+    if (v.is_string()) {
+      const std::string& s = v.get_ref<const std::string&>();
+      if (s.size() > 2 && s[0] == '0' && s[1] == 'x') {
+        const size_t digits = s.size() - 2;
+        const bool widened = !dtype_is_64bit(t) && digits == 16;
+        if (auto bits = parse_hex(widened ? DType::U64 : t, s)) return *bits;
+        if (parse_hex(DType::U64, s))
+          fail(path, "hex value " + s + " is too wide for " + dtype_name(t));
+      }
+    }
+    fail(path, "expected a hex string");
+  }
+  uint64_t hex(const Json& obj, const char* key, const JsonPath& parent, DType t) const {
+    const JsonPath path = parent / key;
+    return hex(member(obj, path), path, t);
+  }
+  DType dtype(const Json& v, const JsonPath& path) const {
+    const std::string s = string(v, path);
+    auto t = parse_dtype(s);
+    if (!t) fail(path, "unknown dtype \"" + s + "\"");
+    return *t;
+  }
+  Dim3 dims(const Json& obj, const char* key, const JsonPath& root) const {
+    const JsonPath path = root / key;
+    const Json& v = array(obj, path);
+    if (v.size() != 3) fail(path, "expected [x, y, z]");
+    Dim3 d;
+    d.x = uint32_t(integer(v[0], path[0], 0, std::numeric_limits<uint32_t>::max()));
+    d.y = uint32_t(integer(v[1], path[1], 0, std::numeric_limits<uint32_t>::max()));
+    d.z = uint32_t(integer(v[2], path[2], 0, std::numeric_limits<uint32_t>::max()));
+    return d;
+  }
+
+ private:
+  const std::string& name_;
+};
+
+void read_args(const JsonReader& r, const Json& args, const JsonPath& path, TraceStep& s) {
+  const bool shuffle = op_is_shuffle(s.op);
+  const char* b_key = shuffle ? shuffle_b_key(s.op) : "b";
+  for (auto it = args.begin(); it != args.end(); ++it) {
+    const std::string& k = it.key();
+    if (k != b_key && k != "width" && k != "c") {
+      const JsonPath bad = path / k.c_str();
+      r.fail(bad, std::string("not an argument of ") + op_name(s.op));
+    }
+  }
+  const OpArgs defaults;
+  const JsonPath b_path = path / b_key, width_path = path / "width", c_path = path / "c";
+  auto b = args.find(b_key), width = args.find("width"), c = args.find("c");
+  if (shuffle) {
+    if (b == args.end()) r.fail(b_path, "missing");
+    if (width == args.end()) r.fail(width_path, "missing");
+    if (c == args.end()) r.fail(c_path, "missing");
+  }
+  s.args.b = b == args.end() ? defaults.b
+                             : r.integer(*b, b_path, std::numeric_limits<int64_t>::min(),
+                                         std::numeric_limits<int64_t>::max());
+  s.args.width = width == args.end()
+                     ? defaults.width
+                     : int32_t(r.integer(*width, width_path, std::numeric_limits<int32_t>::min(),
+                                         std::numeric_limits<int32_t>::max()));
+  s.args.c = c == args.end() ? defaults.c : uint32_t(r.hex(*c, c_path, DType::U32));
+}
+
+void read_lane(const JsonReader& r, const Json& j, const JsonPath& path, const TraceStep& s,
+               int index, LaneRecord& l) {
+  if (!j.is_object()) r.fail(path, "expected an object");
+  const JsonPath lane_path = path / "lane";
+  if (r.integer(r.member(j, lane_path), lane_path, 0, kWarpSize - 1) != index)
+    r.fail(lane_path, "expected " + std::to_string(index));
+  l.flags = 0;
+  if (r.boolean(j, "active", path)) l.flags |= kLaneActive;
+  if (r.boolean(j, "ok", path)) l.flags |= kLaneOk;
+  if (r.boolean(j, "undefined", path)) l.flags |= kLaneUndefined;
+  l.in = r.hex(j, "in", path, s.dtype);
+  l.out = r.hex(j, "out", path, out_dtype(s.op, s.dtype));
+  const JsonPath src_path = path / "src";
+  const Json& src = r.member(j, src_path);
+  l.src = src.is_null() ? int8_t(-1) : int8_t(r.integer(src, src_path, -128, 127));
+  // Required where the op touches shared memory, optional (default 0) elsewhere.
+  const bool shared = op_is_shared(s.op);
+  if (shared || j.contains("addr")) l.addr = r.u32(j, "addr", path);
+  if (shared || j.contains("bytes")) {
+    const JsonPath bytes_path = path / "bytes";
+    l.bytes = uint8_t(r.integer(r.member(j, bytes_path), bytes_path, 0, 255));
+  }
+}
+
+void read_step(const JsonReader& r, const Json& j, const JsonPath& path, TraceStep& s) {
+  if (!j.is_object()) r.fail(path, "expected an object");
+  s.block = r.u32(j, "block", path);
+  s.warp = r.u32(j, "warp", path);
+  s.seq = r.u32(j, "seq", path);
+  const std::string op = r.string(j, "op", path);
+  if (!parse_op(op, &s.op)) r.fail(path / "op", "unknown op \"" + op + "\"");
+  s.line = r.u32(j, "line", path);
+  s.mask = uint32_t(r.hex(j, "mask", path, DType::U32));
+  const JsonPath dtype_path = path / "dtype";
+  s.dtype = r.dtype(r.member(j, dtype_path), dtype_path);
+  const JsonPath args_path = path / "args";
+  read_args(r, r.object(j, args_path), args_path, s);
+  const JsonPath lanes_path = path / "lanes";
+  const Json& lanes = r.array(j, lanes_path);
+  if (lanes.size() != size_t(kWarpSize))
+    r.fail(lanes_path, "expected " + std::to_string(kWarpSize) + " lanes, found " +
+                           std::to_string(lanes.size()));
+  for (int i = 0; i < kWarpSize; ++i) read_lane(r, lanes[size_t(i)], lanes_path[size_t(i)], s, i, s.lanes[i]);
+}
+
+void read_outputs(const JsonReader& r, const Json& j, Trace& t) {
+  const JsonPath root;
+  const JsonPath outputs_path = root / "outputs";
+  const JsonPath dtypes_path = root / "output_dtypes";
+  const Json& outputs = r.object(j, outputs_path);
+  const Json& dtypes = r.object(j, dtypes_path);
+  for (auto it = outputs.begin(); it != outputs.end(); ++it) {
+    TraceOutput& o = t.outputs.emplace_back();
+    o.name = it.key();
+    const JsonPath out_path = outputs_path / o.name.c_str();
+    const JsonPath dtype_path = dtypes_path / o.name.c_str();
+    auto d = dtypes.find(o.name);
+    if (d == dtypes.end()) r.fail(dtype_path, "missing");
+    o.dtype = r.dtype(*d, dtype_path);
+    if (!it->is_array()) r.fail(out_path, "expected an array");
+    o.bits.reserve(it->size());
+    for (size_t i = 0; i < it->size(); ++i) o.bits.push_back(r.hex((*it)[i], out_path[i], o.dtype));
+  }
+  for (auto it = dtypes.begin(); it != dtypes.end(); ++it)
+    if (!outputs.contains(it.key()))
+      r.fail(dtypes_path / it.key().c_str(), "no such output in \"outputs\"");
+}
+
+void read_header(const JsonReader& r, const Json& j, const std::string& name) {
+  if (!j.is_object()) throw TraceFileError(name + ": not a warpviz trace (not a JSON object)");
+  auto format = j.find("format");
+  if (format == j.end() || !format->is_string() || format->get<std::string>() != kFormatName)
+    throw TraceFileError(name + ": not a warpviz trace (\"format\" is not \"" +
+                         std::string(kFormatName) + "\")");
+  const JsonPath root;
+  const JsonPath version_path = root / "version";
+  const int64_t version = r.integer(r.member(j, version_path), version_path,
+                                    std::numeric_limits<int64_t>::min(),
+                                    std::numeric_limits<int64_t>::max());
+  if (version > kTraceJsonVersion)
+    throw TraceFileError(name + ": written by a newer warpviz (format version " +
+                         std::to_string(version) + "; this build reads up to " +
+                         std::to_string(kTraceJsonVersion) + ")");
+  if (version < 1) r.fail(version_path, "unsupported version " + std::to_string(version));
+}
+
+void read_meta(const JsonReader& r, const Json& j, Trace& t) {
+  const JsonPath root;
+  TraceMeta& m = t.meta;
+  m.scenario = r.string(j, "scenario", root);
+  const JsonPath params_path = root / "params";
+  const Json& params = r.object(j, params_path);
+  for (auto it = params.begin(); it != params.end(); ++it)
+    m.params[it.key()] = r.string(*it, params_path / it.key().c_str());
+  const JsonPath dtype_path = root / "dtype";
+  m.dtype = r.dtype(r.member(j, dtype_path), dtype_path);
+  m.input_spec = r.string(j, "input", root);
+  m.backend = r.string(j, "backend", root);
+  m.device = r.string(j, "device", root);
+  m.compute_capability = r.string(j, "compute_capability", root);
+  m.tool_version = r.string(j, "tool_version", root);
+  m.grid = r.dims(j, "grid", root);
+  m.block = r.dims(j, "block", root);
+  const JsonPath source_path = root / "source";
+  const Json& source = r.object(j, source_path);
+  m.source_path = r.string(source, "path", source_path);
+  m.source_text = r.string(source, "text", source_path);
+  t.overflow = r.boolean(j, "overflow", root);
+}
+
+}  // namespace
+
+Trace trace_from_json(const std::string& text, const std::string& name_for_errors) {
+  const std::string& name = name_for_errors;
+  Json j;
+  try {
+    j = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    throw TraceFileError(name + ": invalid JSON: " + e.what());
+  }
+  const JsonReader r(name);
+  read_header(r, j, name);
+  Trace t;
+  read_meta(r, j, t);
+  const JsonPath root;
+  const JsonPath steps_path = root / "steps";
+  const Json& steps = r.array(j, steps_path);
+  t.steps.resize(steps.size());
+  for (size_t i = 0; i < steps.size(); ++i) read_step(r, steps[i], steps_path[i], t.steps[i]);
+  read_outputs(r, j, t);
+  return t;
+}
+
+}  // namespace warpviz

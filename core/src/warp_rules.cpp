@@ -1,0 +1,330 @@
+// The warp-op rules of shared/docs/warp-semantics.md (sm_90, checked on an H200).
+// Section numbers below (§1.3, ...) refer to that document.
+#include "warpviz/warp_rules.h"
+
+#include <bit>
+#include <cstdint>
+#include <cstdlib>
+
+#include "warpviz/dtype.h"
+
+namespace warpviz::rules {
+namespace {
+
+constexpr uint32_t kNoBit = 0xffffffffu;  // fns: "no such bit"
+
+constexpr uint32_t lane_bit(int lane) { return uint32_t{1} << lane; }
+
+bool has_lane(uint32_t lanes, int lane) { return (lanes & lane_bit(lane)) != 0; }
+
+uint32_t active_lanes(const TraceStep& step) {
+  uint32_t lanes = 0;
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    if (step.lanes[lane].active()) lanes |= lane_bit(lane);
+  return lanes;
+}
+
+// Everything apply_* computes is cleared first, so a step can be evaluated again
+// and inactive lanes end as the header promises: out 0, src -1, only their own flags.
+void clear_results(TraceStep& step) {
+  for (LaneRecord& rec : step.lanes) {
+    rec.out = 0;
+    rec.src = -1;
+    rec.flags = static_cast<uint8_t>(rec.flags & ~(kLaneOk | kLaneUndefined));
+  }
+}
+
+void set_flag(LaneRecord& rec, LaneFlag flag) {
+  rec.flags = static_cast<uint8_t>(rec.flags | flag);
+}
+
+// For ops without a predicate of their own, kLaneOk means "result defined". A caller
+// outside its own mask is undefined (PTX 9.7.13.9 / 9.7.13.10 / 9.7.13.12 / bar.warp).
+void mark_defined_unless_outside_mask(const TraceStep& step, int lane, LaneRecord& rec) {
+  set_flag(rec, has_lane(step.mask, lane) ? kLaneOk : kLaneUndefined);
+}
+
+}  // namespace
+
+uint32_t shfl_c_operand(Op op, int width) {
+  // Unsigned arithmetic: invalid widths (12, 64, ...) wrap exactly like the int
+  // arithmetic of sm_30_intrinsics.hpp, and §1.4 says the hardware follows the result.
+  const uint32_t segment_bits = (32u - static_cast<uint32_t>(width)) << 8;
+  switch (op) {
+    case Op::ShflUp:
+      return segment_bits;  // clamp 0: for .up the clamp is a lower bound (§1.2)
+    case Op::ShflIdx:
+    case Op::ShflDown:
+    case Op::ShflXor:
+      return segment_bits | 0x1fu;
+    default:
+      return 0;
+  }
+}
+
+ShflSelection shfl_select(Op op, int lane, uint32_t b, uint32_t c) {
+  const int b5 = static_cast<int>(b & 0x1fu);  // PTX 9.7.9.6: only 5 bits of b
+  const int clamp = static_cast<int>(c & 0x1fu);
+  const int segmask = static_cast<int>((c >> 8) & 0x1fu);
+  const int max_lane = (lane & segmask) | (clamp & ~segmask);
+  const int min_lane = lane & segmask;
+
+  int src = lane;
+  bool in_range = false;
+  switch (op) {
+    case Op::ShflUp:
+      src = lane - b5;
+      in_range = src >= max_lane;  // signed: src may be negative
+      break;
+    case Op::ShflDown:
+      src = lane + b5;
+      in_range = src <= max_lane;
+      break;
+    case Op::ShflXor:
+      src = lane ^ b5;
+      in_range = src <= max_lane;  // only the upper bound: earlier segments are reachable
+      break;
+    case Op::ShflIdx:
+      src = min_lane | (b5 & ~segmask);
+      in_range = src <= max_lane;
+      break;
+    default:
+      break;
+  }
+  if (!in_range) src = lane;  // out of range: the lane keeps its own value
+  return {src, in_range};
+}
+
+void apply_shuffle(TraceStep& step) {
+  clear_results(step);
+  if (!op_is_shuffle(step.op)) return;
+  const uint32_t c = shfl_c_operand(step.op, step.args.width);
+  step.args.c = c;
+  // The source's delta/srcLane/laneMask is an int or unsigned; the conversion keeps
+  // the low bits, which are all PTX looks at.
+  const uint32_t b = static_cast<uint32_t>(step.args.b);
+  const uint32_t readable = active_lanes(step) & step.mask;
+
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    LaneRecord& rec = step.lanes[lane];
+    if (!rec.active()) continue;
+    const ShflSelection sel = shfl_select(step.op, lane, b, c);
+    rec.src = static_cast<int8_t>(sel.src);
+    if (sel.in_range) set_flag(rec, kLaneOk);
+    if (has_lane(readable, sel.src)) {
+      // Both halves of a 64-bit shuffle use the same selection (§1.2): a bit copy.
+      rec.out = step.lanes[sel.src].in;
+    } else {
+      // §1.5: a[j] is undefined for an inactive or non-member source; an H200 gave 0.
+      rec.out = 0;
+      set_flag(rec, kLaneUndefined);
+    }
+    // PTX 9.7.9.6: a caller outside membermask is undefined; the value is still
+    // the formula's, so it is flagged but not changed.
+    if (!has_lane(step.mask, lane)) set_flag(rec, kLaneUndefined);
+  }
+}
+
+void apply_vote(TraceStep& step) {
+  clear_results(step);
+  const uint32_t active = active_lanes(step);
+  const uint32_t members = active & step.mask;  // PTX 9.7.13.9: non-members give 0
+  uint32_t ballot = 0;
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    if (has_lane(members, lane) && step.lanes[lane].in != 0)  // PG 10.19: any non-zero is true
+      ballot |= lane_bit(lane);
+
+  uint32_t result = 0;
+  switch (step.op) {
+    case Op::Ballot:
+      result = ballot;
+      break;
+    case Op::Any:
+      result = ballot != 0 ? 1u : 0u;
+      break;
+    case Op::All:
+      result = ballot == members ? 1u : 0u;
+      break;
+    default:
+      return;
+  }
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    LaneRecord& rec = step.lanes[lane];
+    if (!rec.active()) continue;
+    rec.out = result;  // every participant gets the same value (PG 10.19)
+    mark_defined_unless_outside_mask(step, lane, rec);
+  }
+}
+
+void apply_activemask(TraceStep& step) {
+  clear_results(step);
+  const uint32_t active = active_lanes(step);  // PTX 9.7.13.11: active, non-exited lanes
+  for (LaneRecord& rec : step.lanes) {
+    if (!rec.active()) continue;
+    rec.out = active;
+    set_flag(rec, kLaneOk);  // takes no mask, so it is always defined
+  }
+}
+
+void apply_match(TraceStep& step) {
+  clear_results(step);
+  const uint32_t members = active_lanes(step) & step.mask;
+  // PG 10.20 / sm_70_rt.hpp: a bitwise compare at the type's width, so +0 != -0 and
+  // NaNs match only with identical payloads; 64-bit types compare both words.
+  uint64_t key[kWarpSize];
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    key[lane] = mask_to_width(step.dtype, step.lanes[lane].in);
+
+  if (step.op == Op::MatchAny) {
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      LaneRecord& rec = step.lanes[lane];
+      if (!rec.active()) continue;
+      uint32_t same = 0;
+      for (int other = 0; other < kWarpSize; ++other)
+        if (has_lane(members, other) && key[other] == key[lane]) same |= lane_bit(other);
+      rec.out = same;
+      mark_defined_unless_outside_mask(step, lane, rec);
+    }
+  } else if (step.op == Op::MatchAll) {
+    bool all_same = true;
+    int first = -1;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      if (!has_lane(members, lane)) continue;
+      if (first < 0)
+        first = lane;
+      else if (key[lane] != key[first])
+        all_same = false;
+    }
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      LaneRecord& rec = step.lanes[lane];
+      if (!rec.active()) continue;
+      // PG 10.20: mask and pred = 1 when all agree, else 0 and pred = 0.
+      rec.out = all_same ? step.mask : 0;
+      if (all_same) set_flag(rec, kLaneOk);  // kLaneOk is match_all's pred
+      if (!has_lane(step.mask, lane)) set_flag(rec, kLaneUndefined);
+    }
+  }
+}
+
+void apply_redux(TraceStep& step) {
+  clear_results(step);
+  const uint32_t members = active_lanes(step) & step.mask;  // only mask lanes contribute
+  // PTX 9.7.13.12: min/max are signed for the int overload, unsigned otherwise.
+  const bool is_signed = step.dtype == DType::I32;
+
+  uint32_t result = 0;
+  bool first = true;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (!has_lane(members, lane)) continue;
+    const uint32_t v = static_cast<uint32_t>(step.lanes[lane].in);  // 32-bit op only
+    if (first) {
+      result = v;
+      first = false;
+      continue;
+    }
+    switch (step.op) {
+      case Op::ReduxAdd:
+        result += v;
+        break;  // wraps: truncated to 32 bits
+      case Op::ReduxMin:
+        if (is_signed ? static_cast<int32_t>(v) < static_cast<int32_t>(result) : v < result)
+          result = v;
+        break;
+      case Op::ReduxMax:
+        if (is_signed ? static_cast<int32_t>(v) > static_cast<int32_t>(result) : v > result)
+          result = v;
+        break;
+      case Op::ReduxAnd:
+        result &= v;
+        break;
+      case Op::ReduxOr:
+        result |= v;
+        break;
+      case Op::ReduxXor:
+        result ^= v;
+        break;
+      default:
+        return;
+    }
+  }
+  // With no member at all there is nothing to reduce; 0 is as good as anything.
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    LaneRecord& rec = step.lanes[lane];
+    if (!rec.active()) continue;
+    rec.out = result;  // low 32 bits, high word zero even for I32
+    mark_defined_unless_outside_mask(step, lane, rec);
+  }
+}
+
+void apply_syncwarp(TraceStep& step) {
+  clear_results(step);
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    LaneRecord& rec = step.lanes[lane];
+    if (rec.active()) mark_defined_unless_outside_mask(step, lane, rec);
+  }
+}
+
+void apply_step(TraceStep& step) {
+  switch (step.op) {
+    case Op::ShflIdx:
+    case Op::ShflUp:
+    case Op::ShflDown:
+    case Op::ShflXor:
+      apply_shuffle(step);
+      break;
+    case Op::Ballot:
+    case Op::Any:
+    case Op::All:
+      apply_vote(step);
+      break;
+    case Op::ActiveMask:
+      apply_activemask(step);
+      break;
+    case Op::MatchAny:
+    case Op::MatchAll:
+      apply_match(step);
+      break;
+    case Op::ReduxAdd:
+    case Op::ReduxMin:
+    case Op::ReduxMax:
+    case Op::ReduxAnd:
+    case Op::ReduxOr:
+    case Op::ReduxXor:
+      apply_redux(step);
+      break;
+    case Op::SyncWarp:
+      apply_syncwarp(step);
+      break;
+    case Op::LoadShared:
+    case Op::StoreShared:
+      break;  // the emulator fills shared-memory values itself
+  }
+}
+
+int popc(uint32_t x) { return std::popcount(x); }
+
+int ffs(uint32_t x) { return x == 0 ? 0 : std::countr_zero(x) + 1; }
+
+int clz(uint32_t x) { return std::countl_zero(x); }  // 32 for 0, as __clz
+
+uint32_t brev(uint32_t x) {
+  uint32_t reversed = 0;
+  for (int bit = 0; bit < 32; ++bit)
+    if (x & (uint32_t{1} << bit)) reversed |= uint32_t{1} << (31 - bit);
+  return reversed;
+}
+
+uint32_t fns(uint32_t mask, uint32_t base, int offset) {
+  // PTX 9.7.1.17: base > 31 is undefined; answer "no bit" rather than guess.
+  if (base > 31) return kNoBit;
+  if (offset == 0) return (mask >> base) & 1u ? base : kNoBit;
+  // The walk counts base itself; |offset| in 64 bits so INT_MIN does not overflow.
+  int64_t remaining = std::llabs(static_cast<int64_t>(offset));
+  const int direction = offset > 0 ? 1 : -1;
+  for (int pos = static_cast<int>(base); pos >= 0 && pos < 32; pos += direction) {
+    if (((mask >> pos) & 1u) && --remaining == 0) return static_cast<uint32_t>(pos);
+  }
+  return kNoBit;
+}
+
+}  // namespace warpviz::rules

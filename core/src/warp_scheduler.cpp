@@ -1,0 +1,365 @@
+// The CPU emulator's scheduler: one fiber per CUDA thread, warps brought
+// together at collectives.
+//
+// [SECTION] Thread state
+// [SECTION] Grouping lanes at a collective
+// [SECTION] Running one block
+// [SECTION] Public entry points
+#include "warpviz/warp_scheduler.h"
+
+#include <algorithm>
+#include <bit>
+#include <boost/context/fiber.hpp>
+#include <boost/context/pooled_fixedsize_stack.hpp>
+#include <exception>
+#include <stdexcept>
+#include <string>
+
+#include "warpviz/warp_rules.h"
+
+namespace ctx = boost::context;
+
+namespace warpviz::emu {
+
+bool RecordFilter::wants(uint32_t block, uint32_t warp) const {
+  if (!blocks.empty() && std::find(blocks.begin(), blocks.end(), block) == blocks.end()) return false;
+  if (!warps.empty() && std::find(warps.begin(), warps.end(), warp) == warps.end()) return false;
+  return true;
+}
+
+namespace {
+
+// ============================================================================
+// [SECTION] Thread state
+// ============================================================================
+
+enum class ThreadState : uint8_t { Ready, AtWarpOp, AtBarrier, Exited };
+
+struct EmuThread {
+  ctx::fiber fiber;      // the CUDA thread's own context
+  ctx::fiber scheduler;  // where the thread returns to when it waits
+  ThreadCoords coords;
+  ThreadState state = ThreadState::Exited;
+  WarpOpRequest request;
+  WarpOpResult result;
+  uint64_t arrival = 0;  // when it reached its current wait, for fair forcing
+};
+
+thread_local EmuThread* t_current = nullptr;
+thread_local uint64_t t_arrival_clock = 0;
+
+// Lanes stack only kernel frames and the recording layer; 64 KiB is plenty and
+// keeps a 1024-thread block at 64 MiB of (mostly untouched) stack.
+constexpr size_t kFiberStackBytes = 64 * 1024;
+
+void suspend_current_thread(ThreadState waiting_state) {
+  EmuThread* self = t_current;
+  self->state = waiting_state;
+  self->arrival = ++t_arrival_clock;
+  self->scheduler = std::move(self->scheduler).resume();
+}
+
+// ============================================================================
+// [SECTION] Grouping lanes at a collective
+// ============================================================================
+
+// Lanes of one warp that wait at the same call: same op, line and mask.
+struct PendingGroup {
+  uint32_t lanes = 0;  // bit per lane waiting here
+  Op op = Op::ShflIdx;
+  uint32_t line = 0;
+  uint32_t mask = 0;
+  uint64_t first_arrival = 0;
+};
+
+class BlockRun {
+ public:
+  BlockRun(Dim3 grid, Dim3 block, const std::function<void()>& body, const RecordFilter& filter,
+           Trace& trace, LaunchStats& stats)
+      : grid_(grid),
+        block_(block),
+        body_(body),
+        filter_(filter),
+        trace_(trace),
+        stats_(stats),
+        stacks_(kFiberStackBytes, 64),
+        threads_(block.count()),
+        warp_count_(uint32_t((block.count() + kWarpSize - 1) / kWarpSize)),
+        warp_seq_(warp_count_) {}
+
+  void run(Dim3 block_idx, uint32_t block_linear);
+
+ private:
+  void start_threads(Dim3 block_idx, uint32_t block_linear);
+  void resume(EmuThread& t);
+  uint32_t live_lanes(uint32_t warp) const;
+  int collect_groups(uint32_t warp, PendingGroup* groups) const;
+  bool complete_ready_groups(uint32_t warp);
+  void force_earliest_group();
+  void complete_group(uint32_t warp, const PendingGroup& group);
+  bool release_barrier();
+
+  Dim3 grid_, block_;
+  const std::function<void()>& body_;
+  const RecordFilter& filter_;
+  Trace& trace_;
+  LaunchStats& stats_;
+  ctx::pooled_fixedsize_stack stacks_;
+  std::vector<EmuThread> threads_;
+  uint32_t warp_count_;
+  std::vector<uint32_t> warp_seq_;
+  std::vector<uint32_t> ready_, running_;
+  uint32_t block_linear_ = 0;
+  std::exception_ptr error_;
+  TraceStep step_;  // scratch, reused for every collective
+};
+
+uint32_t BlockRun::live_lanes(uint32_t warp) const {
+  uint32_t live = 0;
+  const size_t base = size_t(warp) * kWarpSize;
+  for (uint32_t lane = 0; lane < kWarpSize && base + lane < threads_.size(); ++lane)
+    if (threads_[base + lane].state != ThreadState::Exited) live |= 1u << lane;
+  return live;
+}
+
+int BlockRun::collect_groups(uint32_t warp, PendingGroup* groups) const {
+  int count = 0;
+  const size_t base = size_t(warp) * kWarpSize;
+  for (uint32_t lane = 0; lane < kWarpSize && base + lane < threads_.size(); ++lane) {
+    const EmuThread& t = threads_[base + lane];
+    if (t.state != ThreadState::AtWarpOp) continue;
+    const WarpOpRequest& r = t.request;
+    int g = 0;
+    while (g < count && !(groups[g].op == r.op && groups[g].line == r.line && groups[g].mask == r.mask)) ++g;
+    if (g == count) {
+      groups[count++] = PendingGroup{0, r.op, r.line, r.mask, t.arrival};
+    }
+    groups[g].lanes |= 1u << lane;
+    groups[g].first_arrival = std::min(groups[g].first_arrival, t.arrival);
+  }
+  return count;
+}
+
+// A group completes once every live lane its mask names has arrived. Lanes the
+// mask names that exited count as inactive (reading them is undefined).
+bool BlockRun::complete_ready_groups(uint32_t warp) {
+  PendingGroup groups[kWarpSize];
+  const int count = collect_groups(warp, groups);
+  if (count == 0) return false;
+  const uint32_t live = live_lanes(warp);
+  bool completed = false;
+  for (int g = 0; g < count; ++g) {
+    // __activemask() has no mask: it sees whoever is converged here right now.
+    const uint32_t required = groups[g].op == Op::ActiveMask ? 0u : groups[g].mask & live;
+    if ((required & ~groups[g].lanes) == 0) {
+      complete_group(warp, groups[g]);
+      completed = true;
+    }
+  }
+  return completed;
+}
+
+// Nothing can move: some lane waits for lanes that are elsewhere (a barrier, a
+// different call). Undefined by spec; complete the oldest group with the lanes
+// that did arrive, and let the rules mark the missing ones' reads undefined.
+void BlockRun::force_earliest_group() {
+  uint32_t best_warp = 0;
+  PendingGroup best;
+  best.first_arrival = UINT64_MAX;
+  for (uint32_t w = 0; w < warp_count_; ++w) {
+    PendingGroup groups[kWarpSize];
+    const int count = collect_groups(w, groups);
+    for (int g = 0; g < count; ++g)
+      if (groups[g].first_arrival < best.first_arrival) {
+        best = groups[g];
+        best_warp = w;
+      }
+  }
+  if (best.first_arrival == UINT64_MAX)
+    throw std::logic_error("warpviz emulator: threads are stuck but none waits at a warp op");
+  complete_group(best_warp, best);
+}
+
+void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
+  TraceStep& step = step_;
+  step = TraceStep{};
+  const size_t base = size_t(warp) * kWarpSize;
+  const int first_lane = std::countr_zero(group.lanes);
+  const WarpOpRequest& first = threads_[base + first_lane].request;
+  step.block = block_linear_;
+  step.warp = warp;
+  step.seq = warp_seq_[warp]++;
+  step.line = group.line;
+  step.mask = group.mask;
+  step.op = group.op;
+  step.dtype = first.dtype;
+  step.args = first.args;
+  step.step_flags = first.step_flags;
+
+  bool per_lane_operand = false;
+  for (uint32_t lanes = group.lanes; lanes; lanes &= lanes - 1) {
+    const int lane = std::countr_zero(lanes);
+    const WarpOpRequest& r = threads_[base + lane].request;
+    LaneRecord& rec = step.lanes[lane];
+    rec.flags = kLaneActive;
+    rec.in = r.value;
+    rec.addr = r.addr;
+    rec.bytes = r.bytes;
+    if (r.args.b != first.args.b) per_lane_operand = true;
+  }
+  // A shuffle's b is a register: lanes may pass different srcLane values.
+  if (per_lane_operand && op_is_shuffle(step.op)) {
+    step.step_flags |= kStepPerLaneOperand;
+    for (uint32_t lanes = group.lanes; lanes; lanes &= lanes - 1) {
+      const int lane = std::countr_zero(lanes);
+      step.lanes[lane].addr = uint32_t(threads_[base + lane].request.args.b);
+    }
+  }
+
+  rules::apply_step(step);
+
+  for (uint32_t lanes = group.lanes; lanes; lanes &= lanes - 1) {
+    const int lane = std::countr_zero(lanes);
+    EmuThread& t = threads_[base + lane];
+    const LaneRecord& rec = step.lanes[lane];
+    t.result = WarpOpResult{rec.out, rec.ok(), rec.undefined()};
+    t.state = ThreadState::Ready;
+    ready_.push_back(uint32_t(base + lane));
+  }
+  stats_.warp_ops += 1;
+  stats_.lane_ops += uint64_t(std::popcount(group.lanes));
+
+  if (filter_.wants(block_linear_, warp)) {
+    if (trace_.steps.size() < filter_.max_steps)
+      trace_.steps.push_back(step);
+    else
+      trace_.overflow = true;
+  }
+}
+
+bool BlockRun::release_barrier() {
+  size_t live = 0, waiting = 0;
+  for (const EmuThread& t : threads_) {
+    if (t.state == ThreadState::Exited) continue;
+    ++live;
+    if (t.state == ThreadState::AtBarrier) ++waiting;
+  }
+  // Exited threads do not hold up __syncthreads (sm_70+).
+  if (live == 0 || waiting != live) return false;
+  for (uint32_t i = 0; i < threads_.size(); ++i)
+    if (threads_[i].state == ThreadState::AtBarrier) {
+      threads_[i].state = ThreadState::Ready;
+      ready_.push_back(i);
+    }
+  return true;
+}
+
+// ============================================================================
+// [SECTION] Running one block
+// ============================================================================
+
+void BlockRun::start_threads(Dim3 block_idx, uint32_t block_linear) {
+  block_linear_ = block_linear;
+  std::fill(warp_seq_.begin(), warp_seq_.end(), 0u);
+  ready_.clear();
+  uint32_t linear = 0;
+  for (uint32_t z = 0; z < block_.z; ++z)
+    for (uint32_t y = 0; y < block_.y; ++y)
+      for (uint32_t x = 0; x < block_.x; ++x, ++linear) {
+        EmuThread& t = threads_[linear];
+        t.coords = ThreadCoords{Dim3{x, y, z}, block_idx, block_, grid_, linear, block_linear,
+                                linear % kWarpSize, linear / kWarpSize};
+        t.state = ThreadState::Ready;
+        t.fiber = ctx::fiber(std::allocator_arg, stacks_, [this, &t](ctx::fiber&& scheduler) {
+          t.scheduler = std::move(scheduler);
+          try {
+            body_();
+          } catch (const std::exception&) {
+            // Boost's forced_unwind is no std::exception, so stack unwinding passes.
+            if (!error_) error_ = std::current_exception();
+          }
+          t.state = ThreadState::Exited;
+          return std::move(t.scheduler);
+        });
+        ready_.push_back(linear);
+      }
+  stats_.threads += threads_.size();
+}
+
+void BlockRun::resume(EmuThread& t) {
+  t_current = &t;
+  t.fiber = std::move(t.fiber).resume();
+  t_current = nullptr;
+  ++stats_.context_switches;
+}
+
+void BlockRun::run(Dim3 block_idx, uint32_t block_linear) {
+  const size_t first_step = trace_.steps.size();
+  start_threads(block_idx, block_linear);
+  for (;;) {
+    while (!ready_.empty()) {
+      running_.swap(ready_);
+      for (uint32_t i : running_) resume(threads_[i]);
+      running_.clear();
+    }
+    bool progressed = false;
+    for (uint32_t w = 0; w < warp_count_; ++w) progressed |= complete_ready_groups(w);
+    if (progressed) continue;
+    if (release_barrier()) continue;
+    bool any_live = false;
+    for (const EmuThread& t : threads_) any_live |= t.state != ThreadState::Exited;
+    if (!any_live) break;
+    force_earliest_group();
+  }
+  // Steps were appended in completion order; a trace lists them warp by warp.
+  std::stable_sort(trace_.steps.begin() + first_step, trace_.steps.end(),
+                   [](const TraceStep& a, const TraceStep& b) {
+                     return a.warp != b.warp ? a.warp < b.warp : a.seq < b.seq;
+                   });
+  if (error_) std::rethrow_exception(error_);
+}
+
+}  // namespace
+
+// ============================================================================
+// [SECTION] Public entry points
+// ============================================================================
+
+LaunchStats launch_grid(Dim3 grid, Dim3 block, const std::function<void()>& thread_body,
+                        const RecordFilter& filter, Trace& trace) {
+  if (grid.count() == 0 || block.count() == 0)
+    throw std::invalid_argument("launch: grid and block must not be empty");
+  if (block.count() > 1024)
+    throw std::invalid_argument("launch: a block holds at most 1024 threads, not " +
+                                std::to_string(block.count()));
+  if (t_current) throw std::logic_error("launch: kernels cannot launch kernels in the emulator");
+  LaunchStats stats;
+  BlockRun run(grid, block, thread_body, filter, trace, stats);
+  uint32_t linear = 0;
+  for (uint32_t z = 0; z < grid.z; ++z)
+    for (uint32_t y = 0; y < grid.y; ++y)
+      for (uint32_t x = 0; x < grid.x; ++x, ++linear) run.run(Dim3{x, y, z}, linear);
+  return stats;
+}
+
+bool in_emulated_thread() { return t_current != nullptr; }
+
+const ThreadCoords& current_thread() {
+  if (!t_current) throw std::logic_error("warpviz: CUDA built-ins used outside an emulated kernel");
+  return t_current->coords;
+}
+
+WarpOpResult warp_collective(const WarpOpRequest& request) {
+  if (!t_current) throw std::logic_error("warpviz: warp intrinsic called outside an emulated kernel");
+  t_current->request = request;
+  suspend_current_thread(ThreadState::AtWarpOp);
+  return t_current->result;
+}
+
+void block_barrier(uint32_t line) {
+  if (!t_current) throw std::logic_error("warpviz: __syncthreads called outside an emulated kernel");
+  t_current->request.line = line;
+  suspend_current_thread(ThreadState::AtBarrier);
+}
+
+}  // namespace warpviz::emu

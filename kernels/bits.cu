@@ -1,0 +1,36 @@
+/**
+ * Bit intrinsics per lane: __popc, __ffs, __clz, __brev and __fns. Scenario bits.
+ * Not warp collectives, but the building blocks of ballot arithmetic
+ * (__ffs(ballot) - 1, __popc(ballot & lanes below), coalesced groups' __fns).
+ */
+#include "warpviz/record.cuh"
+#include "warpviz/session.h"
+
+__global__ void bits_kernel(const unsigned* input, unsigned fns_mask, int fns_offset, int* popc_out, int* ffs_out,
+                            int* clz_out, unsigned* brev_out, unsigned* fns_out) {
+    int lane = threadIdx.x % 32;
+    unsigned x = input[lane];
+    popc_out[lane] = __popc(x);
+    ffs_out[lane] = __ffs(int(x));          // 1-based; __ffs(0) = 0
+    clz_out[lane] = __clz(int(x));          // __clz(0) = 32
+    brev_out[lane] = __brev(x);
+    fns_out[lane] = __fns(fns_mask, unsigned(lane), fns_offset);   // 0xffffffff when there is no such bit
+}
+
+// ==================== 主机端: what warpviz-cli runs ====================
+void run_bits(warpviz::Session& s) {
+    auto input = s.input<unsigned>();
+    auto popc = s.alloc<int>(32), ffs = s.alloc<int>(32), clz = s.alloc<int>(32);
+    auto brev = s.alloc<unsigned>(32), fns = s.alloc<unsigned>(32);
+    s.launch(bits_kernel, dim3{1}, dim3{32}, input.ptr(), s.param_mask("fns_mask"), int(s.param_int("fns_offset")),
+             popc.ptr(), ffs.ptr(), clz.ptr(), brev.ptr(), fns.ptr());
+    s.output("out", popc);
+    s.output("ffs", ffs);
+    s.output("clz", clz);
+    s.output("brev", brev);
+    s.output("fns", fns);
+}
+
+void register_scenarios(warpviz::RunnerTable& runners) {
+    runners["bits"] = run_bits;
+}

@@ -1,0 +1,157 @@
+/**
+ * Warp Shuffle归约详解 (seeds/000): the seed demo as warpviz scenarios.
+ *
+ * 演示:
+ * 1. 基本Warp Shuffle操作      -> scenario test_shuffle
+ * 2. Warp内求和归约            -> scenarios warp_sum, warp_sum_xor
+ * 3. Warp内求最大值            -> scenario warp_max
+ * 4. 多Block协作归约           -> scenario reduce_sum
+ *
+ * The kernels are the seed's, written as templates over the value type T:
+ * on the GPU T is float; the CPU emulator runs them with GPU-exact floats.
+ */
+#include "warpviz/record.cuh"
+#include "warpviz/session.h"
+
+// ==================== Warp求和归约 ====================
+template <typename T>
+__device__ T warp_sum(T val) {
+    // 方法1: 使用__shfl_down_sync（最常用）
+    // 每次迭代，将下方offset个线程的值加到当前线程
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        val += __shfl_down_sync(0xFFFFFFFF, val, offset);
+    }
+    return val;
+}
+
+// 方法2: 使用__shfl_xor_sync（蝶形归约）
+template <typename T>
+__device__ T warp_sum_xor(T val) {
+    // XOR掩码: 1, 2, 4, 8, 16
+    for (int offset = 1; offset < 32; offset <<= 1) {
+        val += __shfl_xor_sync(0xFFFFFFFF, val, offset);
+    }
+    return val;
+}
+
+// ==================== Warp最大值归约 ====================
+template <typename T>
+__device__ T warp_max(T val) {
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        T other = __shfl_down_sync(0xFFFFFFFF, val, offset);
+        val = fmaxf(val, other);
+    }
+    return val;
+}
+
+// ==================== 多Block协作归约 ====================
+template <typename T>
+__global__ void reduce_sum(const T* input, T* output, int n) {
+    // The seed declares `extern __shared__ float smem[]` sized blockDim.x floats;
+    // it only ever uses one slot per warp, and a block has at most 32 warps.
+    __shared__ T smem[32];
+
+    int tid = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + tid;
+    int warp_id = tid / 32;
+    int lane_id = tid % 32;
+
+    // 加载数据
+    T val = (i < n) ? input[i] : T(0.0f);
+
+    // Step 1: Warp内归约（32个线程用5步）
+    val = warp_sum(val);
+
+    // Step 2: 每个Warp的线程0写入Shared Memory
+    if (lane_id == 0) {
+        smem[warp_id] = val;
+    }
+    __syncthreads();
+
+    // Step 3: 第一个Warp归约所有Warp的结果
+    if (warp_id == 0) {
+        // 只有前num_warps个线程参与
+        int num_warps = blockDim.x / 32;
+        val = (tid < num_warps) ? smem[tid] : T(0.0f);
+        val = warp_sum(val);
+    }
+
+    // Step 4: 线程0写入最终结果
+    if (tid == 0) {
+        output[blockIdx.x] = val;
+    }
+}
+
+// ==================== 测试Warp Shuffle基本操作 ====================
+template <typename T>
+__global__ void test_shuffle(const T* input, T* output) {
+    int tid = threadIdx.x;
+    T val = input[tid];   // seed: float val = (float)tid; the default input "iota" is exactly that
+
+    // 测试__shfl_down_sync
+    T down_val = __shfl_down_sync(0xFFFFFFFF, val, 1);
+    // 线程i的down_val = 线程i+1的val
+
+    // 测试__shfl_xor_sync
+    T xor_val = __shfl_xor_sync(0xFFFFFFFF, val, 1);
+    // 线程i的xor_val = 线程i^1的val
+
+    output[tid] = down_val + xor_val;
+}
+
+// One warp through each device function; every lane writes its final value.
+template <typename T>
+__global__ void warp_sum_kernel(const T* input, T* out) {
+    out[threadIdx.x] = warp_sum(input[threadIdx.x]);
+}
+
+template <typename T>
+__global__ void warp_sum_xor_kernel(const T* input, T* out) {
+    out[threadIdx.x] = warp_sum_xor(input[threadIdx.x]);
+}
+
+template <typename T>
+__global__ void warp_max_kernel(const T* input, T* out) {
+    out[threadIdx.x] = warp_max(input[threadIdx.x]);
+}
+
+// ==================== 主机端: what warpviz-cli runs ====================
+template <typename T, typename Kernel>
+void run_one_warp(warpviz::Session& s, Kernel kernel) {
+    auto input = s.input<T>();
+    auto out = s.alloc<T>(32);
+    s.launch(kernel, dim3{1}, dim3{32}, input.ptr(), out.ptr());
+    s.output("out", out);
+}
+
+template <typename T>
+void run_reduce_sum(warpviz::Session& s) {
+    const int n = int(s.param_int("n"));
+    const int block_size = int(s.param_int("block"));
+    const int grid_size = (n + block_size - 1) / block_size;
+    auto input = s.input<T>();
+    auto out = s.alloc<T>(grid_size);
+    s.launch(reduce_sum<T>, dim3{unsigned(grid_size)}, dim3{unsigned(block_size)}, input.ptr(), out.ptr(), n);
+    s.output("out", out);
+}
+
+void register_scenarios(warpviz::RunnerTable& runners) {
+    using warpviz::DType;
+    using f32 = warpviz::device_f32;
+    using f64 = warpviz::device_f64;
+    runners["test_shuffle"] = [](warpviz::Session& s) {
+        if (s.dtype() == DType::I32) run_one_warp<int>(s, test_shuffle<int>);
+        else if (s.dtype() == DType::F64) run_one_warp<f64>(s, test_shuffle<f64>);
+        else run_one_warp<f32>(s, test_shuffle<f32>);
+    };
+    runners["warp_sum"] = [](warpviz::Session& s) {
+        if (s.dtype() == DType::I32) run_one_warp<int>(s, warp_sum_kernel<int>);
+        else run_one_warp<f32>(s, warp_sum_kernel<f32>);
+    };
+    runners["warp_sum_xor"] = [](warpviz::Session& s) {
+        if (s.dtype() == DType::I32) run_one_warp<int>(s, warp_sum_xor_kernel<int>);
+        else run_one_warp<f32>(s, warp_sum_xor_kernel<f32>);
+    };
+    runners["warp_max"] = [](warpviz::Session& s) { run_one_warp<f32>(s, warp_max_kernel<f32>); };
+    runners["reduce_sum"] = [](warpviz::Session& s) { run_reduce_sum<f32>(s); };
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages warpviz builds with, when they are missing.
+# Nothing is downloaded at build time; everything comes from apt.
+set -euo pipefail
+
+packages=(
+  cmake g++ make pkg-config
+  libboost-context-dev   # fibers for the CPU emulator's CUDA threads
+  catch2                 # tests (2.13, with Catch.cmake)
+  nlohmann-json3-dev     # the trace's JSON form
+  libglfw3-dev libimgui-dev python3-glad libstb-dev  # the app
+  xvfb                   # GUI tests without a display
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null; then sudo_cmd=(sudo); else
+    echo "install-deps: need root (or sudo) to install: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

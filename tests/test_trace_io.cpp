@@ -1,0 +1,886 @@
+// Trace files, value text forms, diff and dump.
+//
+// Sections:
+//   fixtures        a hand-built realistic trace, a small one, field-by-field compare
+//   dtype           names, value and hex text forms
+//   op names
+//   binary form     round trip, hostile input
+//   JSON form       round trip, schema, errors
+//   files           save/load by path
+//   diff
+//   dump
+//   performance     hidden ([.perf]): 1,000,000 lane records
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <sstream>
+
+#include "warpviz/dtype.h"
+#include "warpviz/trace.h"
+#include "warpviz/trace_diff.h"
+#include "warpviz/trace_dump.h"
+#include "warpviz/trace_io.h"
+
+using namespace warpviz;
+
+namespace {
+
+// ---- fixtures -------------------------------------------------------------------
+
+uint64_t f32_bits(float f) { return std::bit_cast<uint32_t>(f); }
+uint64_t f64_bits(double d) { return std::bit_cast<uint64_t>(d); }
+
+TraceStep make_step(uint32_t seq, Op op, DType dtype, uint32_t line, uint32_t mask) {
+  TraceStep s;
+  s.block = 0;
+  s.warp = 0;
+  s.seq = seq;
+  s.op = op;
+  s.dtype = dtype;
+  s.line = line;
+  s.mask = mask;
+  return s;
+}
+
+// A trace shaped like a real recording: shuffles of several widths, votes, match,
+// redux, a shared store, undefined lanes, NaN payloads, -0.0 and 64-bit values
+// with high bits set.
+Trace realistic_trace() {
+  Trace t;
+  TraceMeta& m = t.meta;
+  m.scenario = "warp_reduce";
+  m.params = {{"n", "32"}, {"op", "sum"}, {"tile", "32"}};
+  m.dtype = DType::F32;
+  m.input_spec = "random:7";
+  m.grid = {2, 1, 1};
+  m.block = {64, 1, 1};
+  m.backend = "cpu";
+  m.device = "CPU emulator";
+  m.compute_capability = "9.0";
+  m.tool_version = "0.1.0";
+  m.source_path = "kernels/warp_reduce.cu";
+  m.source_text =
+      "// 归约：每个线程束求和 (warp sum)\n"
+      "__global__ void warp_reduce(float* out) {\n"
+      "  float v = threadIdx.x * 0.5f;\n"
+      "  v += __shfl_down_sync(0xffffffff, v, 4);  // 下移 4\n"
+      "}\n";
+
+  // 0: shfl.down f32, full warp; lanes 28..31 are out of range and keep their value.
+  TraceStep s0 = make_step(0, Op::ShflDown, DType::F32, 4, 0xffffffffu);
+  s0.args = {4, 32, 0x1f};
+  for (int i = 0; i < 32; ++i) s0.lanes[i].in = f32_bits(float(i) * 0.5f);
+  s0.lanes[3].in = f32_bits(-0.0f);
+  s0.lanes[9].in = 0x7fc00123;  // NaN with a payload
+  for (int i = 0; i < 32; ++i) {
+    LaneRecord& l = s0.lanes[i];
+    const bool in_range = i + 4 < 32;
+    l.src = int8_t(in_range ? i + 4 : i);
+    l.out = s0.lanes[l.src].in;
+    l.flags = kLaneActive | (in_range ? kLaneOk : 0);
+  }
+  t.steps.push_back(s0);
+
+  // 1: shfl.idx f64 under mask 0x0000fff0 reading lane 3, which is outside the mask:
+  // lanes 4..15 get an undefined result; the rest did not run.
+  TraceStep s1 = make_step(1, Op::ShflIdx, DType::F64, 7, 0x0000fff0u);
+  s1.args = {3, 16, 0x101f};
+  for (int i = 0; i < 32; ++i) {
+    LaneRecord& l = s1.lanes[i];
+    if (i >= 4 && i < 16) {
+      l.in = f64_bits(-1.0 / (i + 1)) | 1;  // sign and low bits set
+      l.src = 3;
+      l.out = 0xfff8000000000456ull;         // whatever the backend produced
+      l.flags = kLaneActive | kLaneOk | kLaneUndefined;
+    }
+  }
+  s1.lanes[5].in = f64_bits(-0.0);
+  t.steps.push_back(s1);
+
+  // 2: vote.ballot i32.
+  TraceStep s2 = make_step(2, Op::Ballot, DType::I32, 9, 0xffffffffu);
+  for (int i = 0; i < 32; ++i) {
+    s2.lanes[i].in = i % 3 == 0 ? 1 : 0;
+    s2.lanes[i].out = 0x49249249;
+    s2.lanes[i].flags = kLaneActive;
+  }
+  t.steps.push_back(s2);
+
+  // 3: match.any u64 on values that differ only in bit 0, high word set.
+  TraceStep s3 = make_step(3, Op::MatchAny, DType::U64, 11, 0xffffffffu);
+  for (int i = 0; i < 32; ++i) {
+    s3.lanes[i].in = 0xdeadbeef00000000ull | uint64_t(i & 1);
+    s3.lanes[i].out = (i & 1) ? 0xaaaaaaaa : 0x55555555;
+    s3.lanes[i].flags = kLaneActive;
+  }
+  t.steps.push_back(s3);
+
+  // 4: redux.add i32 of -lane: -496.
+  TraceStep s4 = make_step(4, Op::ReduxAdd, DType::I32, 13, 0xffffffffu);
+  for (int i = 0; i < 32; ++i) {
+    s4.lanes[i].in = uint32_t(-i);
+    s4.lanes[i].out = uint32_t(-496);
+    s4.lanes[i].flags = kLaneActive;
+  }
+  t.steps.push_back(s4);
+
+  // 5: st.shared u32, stride 2 words (bank conflicts), lanes 30/31 inactive.
+  TraceStep s5 = make_step(5, Op::StoreShared, DType::U32, 15, 0x3fffffffu);
+  for (int i = 0; i < 30; ++i) {
+    s5.lanes[i].in = uint32_t(i * 3);
+    s5.lanes[i].addr = uint32_t(i * 8);
+    s5.lanes[i].bytes = 4;
+    s5.lanes[i].flags = kLaneActive;
+  }
+  t.steps.push_back(s5);
+
+  // 6: activemask carrying operands it does not use: must still round-trip.
+  TraceStep s6 = make_step(6, Op::ActiveMask, DType::U32, 17, 0);
+  s6.args = {7, 16, 5};
+  for (int i = 0; i < 32; ++i) {
+    s6.lanes[i].out = 0xffffffff;
+    s6.lanes[i].flags = kLaneActive;
+  }
+  t.steps.push_back(s6);
+
+  // 7: shfl.bfly i64, width 8, negative values, second warp of block 1.
+  TraceStep s7 = make_step(0, Op::ShflXor, DType::I64, 19, 0xffffffffu);
+  s7.block = 1;
+  s7.warp = 1;
+  s7.args = {-1, 8, 0x181f};
+  for (int i = 0; i < 32; ++i) s7.lanes[i].in = uint64_t(-int64_t(i) * 1000000007ll);
+  for (int i = 0; i < 32; ++i) {
+    LaneRecord& l = s7.lanes[i];
+    l.src = int8_t(i ^ 7);
+    l.out = s7.lanes[l.src].in;
+    l.flags = kLaneActive | kLaneOk;
+  }
+  t.steps.push_back(s7);
+
+  TraceOutput out{"out", DType::F32, {}};
+  out.bits = {f32_bits(1.5f), f32_bits(-0.0f), 0x7fc00001, 0x7fffffff, f32_bits(0.1f),
+              f32_bits(-3e38f), 0x7f800000, 1};
+  TraceOutput count{"count", DType::U64, {0xffffffffffffffffull, 0x8000000000000001ull, 0}};
+  t.outputs = {out, count};
+  return t;
+}
+
+// Two steps and a short output: small enough to cut and flip at every byte.
+Trace small_trace() {
+  Trace t;
+  t.meta.scenario = "tiny";
+  t.meta.params = {{"k", "v"}};
+  t.meta.dtype = DType::I32;
+  t.meta.input_spec = "iota";
+  t.meta.backend = "cpu";
+  t.meta.source_text = "x\n";
+  TraceStep a = make_step(0, Op::ShflUp, DType::I32, 1, 0xffffffffu);
+  a.args = {1, 32, 0};
+  for (int i = 0; i < 32; ++i) {
+    a.lanes[i].in = uint64_t(i);
+    a.lanes[i].src = int8_t(i == 0 ? 0 : i - 1);
+    a.lanes[i].out = uint64_t(i == 0 ? 0 : i - 1);
+    a.lanes[i].flags = kLaneActive | (i > 0 ? kLaneOk : 0);
+  }
+  TraceStep b = make_step(1, Op::LoadShared, DType::F64, 2, 0xffffffffu);
+  for (int i = 0; i < 32; ++i) {
+    b.lanes[i].out = f64_bits(i + 0.25);
+    b.lanes[i].addr = uint32_t(i * 8);
+    b.lanes[i].bytes = 8;
+    b.lanes[i].flags = kLaneActive;
+  }
+  t.steps = {a, b};
+  t.outputs = {{"out", DType::I32, {1, 2, 0xffffffff}}};
+  return t;
+}
+
+void require_same_lane(const LaneRecord& a, const LaneRecord& b) {
+  REQUIRE(a.in == b.in);
+  REQUIRE(a.out == b.out);
+  REQUIRE(a.addr == b.addr);
+  REQUIRE(a.src == b.src);
+  REQUIRE(int(a.flags) == int(b.flags));
+  REQUIRE(int(a.bytes) == int(b.bytes));
+}
+
+void require_same_trace(const Trace& a, const Trace& b) {
+  const TraceMeta &ma = a.meta, &mb = b.meta;
+  REQUIRE(ma.scenario == mb.scenario);
+  REQUIRE(ma.params == mb.params);
+  REQUIRE(ma.dtype == mb.dtype);
+  REQUIRE(ma.input_spec == mb.input_spec);
+  REQUIRE(ma.grid == mb.grid);
+  REQUIRE(ma.block == mb.block);
+  REQUIRE(ma.backend == mb.backend);
+  REQUIRE(ma.device == mb.device);
+  REQUIRE(ma.compute_capability == mb.compute_capability);
+  REQUIRE(ma.tool_version == mb.tool_version);
+  REQUIRE(ma.source_path == mb.source_path);
+  REQUIRE(ma.source_text == mb.source_text);
+  REQUIRE(a.overflow == b.overflow);
+  REQUIRE(a.steps.size() == b.steps.size());
+  for (size_t i = 0; i < a.steps.size(); ++i) {
+    INFO("step " << i);
+    const TraceStep &sa = a.steps[i], &sb = b.steps[i];
+    REQUIRE(sa.block == sb.block);
+    REQUIRE(sa.warp == sb.warp);
+    REQUIRE(sa.seq == sb.seq);
+    REQUIRE(sa.line == sb.line);
+    REQUIRE(sa.mask == sb.mask);
+    REQUIRE(sa.op == sb.op);
+    REQUIRE(sa.dtype == sb.dtype);
+    REQUIRE(sa.args.b == sb.args.b);
+    REQUIRE(sa.args.width == sb.args.width);
+    REQUIRE(sa.args.c == sb.args.c);
+    for (int l = 0; l < kWarpSize; ++l) {
+      INFO("lane " << l);
+      require_same_lane(sa.lanes[l], sb.lanes[l]);
+    }
+  }
+  REQUIRE(a.outputs.size() == b.outputs.size());
+  for (size_t i = 0; i < a.outputs.size(); ++i) {
+    REQUIRE(a.outputs[i].name == b.outputs[i].name);
+    REQUIRE(a.outputs[i].dtype == b.outputs[i].dtype);
+    REQUIRE(a.outputs[i].bits == b.outputs[i].bits);
+  }
+}
+
+std::string to_binary(const Trace& t) {
+  std::ostringstream out(std::ios::binary);
+  write_trace_binary(t, out);
+  return out.str();
+}
+
+Trace from_binary(const std::string& bytes, const std::string& name = "trace.wvt") {
+  std::istringstream in(bytes, std::ios::binary);
+  return read_trace_binary(in, name);
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const TraceFileError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+void store_le64(std::string& s, size_t at, uint64_t v) {
+  for (int i = 0; i < 8; ++i) s[at + size_t(i)] = char(uint8_t(v >> (8 * i)));
+}
+
+uint64_t fnv1a64(const std::string& s, size_t n) {
+  uint64_t h = 14695981039346656037ull;
+  for (size_t i = 0; i < n; ++i) {
+    h ^= uint8_t(s[i]);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+// Keeps a mutated file self-consistent (size field, checksum) so the reader's
+// structural checks, not the checksum, have to catch the damage.
+void reseal(std::string& s) {
+  store_le64(s, 12, s.size());
+  store_le64(s, s.size() - 8, fnv1a64(s, s.size() - 8));
+}
+
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::random_device rd;
+    path = std::filesystem::temp_directory_path() /
+           ("warpviz_test_trace_io_" + std::to_string(rd()) + std::to_string(rd()));
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+// ---- dtype ------------------------------------------------------------------------
+
+TEST_CASE("dtype names and widths", "[trace][dtype]") {
+  for (int i = 0; i < kDTypeCount; ++i) {
+    const DType t = DType(i);
+    REQUIRE(parse_dtype(dtype_name(t)) == t);
+  }
+  REQUIRE(std::string(dtype_name(DType::F32)) == "f32");
+  REQUIRE(std::string(dtype_name(DType::U64)) == "u64");
+  REQUIRE_FALSE(parse_dtype("float").has_value());
+  REQUIRE(dtype_bytes(DType::I32) == 4);
+  REQUIRE(dtype_bytes(DType::F64) == 8);
+  REQUIRE(dtype_is_64bit(DType::I64));
+  REQUIRE_FALSE(dtype_is_64bit(DType::F32));
+  REQUIRE(mask_to_width(DType::U32, 0x123456789ull) == 0x23456789u);
+  REQUIRE(mask_to_width(DType::U64, 0x123456789ull) == 0x123456789ull);
+}
+
+TEST_CASE("integer values: decimal text, range checked", "[trace][dtype]") {
+  REQUIRE(format_value(DType::I32, 0xffffffff) == "-1");
+  REQUIRE(format_value(DType::U32, 0xffffffff) == "4294967295");
+  REQUIRE(format_value(DType::I64, 0x8000000000000000ull) == "-9223372036854775808");
+  REQUIRE(format_value(DType::U64, ~0ull) == "18446744073709551615");
+
+  REQUIRE(parse_value(DType::I32, "-1") == 0xffffffffull);
+  REQUIRE(parse_value(DType::I32, "2147483647") == 0x7fffffffull);
+  REQUIRE(parse_value(DType::I32, "-2147483648") == 0x80000000ull);
+  REQUIRE_FALSE(parse_value(DType::I32, "2147483648"));
+  REQUIRE_FALSE(parse_value(DType::I32, "-2147483649"));
+  REQUIRE_FALSE(parse_value(DType::I32, "12a"));
+  REQUIRE_FALSE(parse_value(DType::I32, ""));
+  REQUIRE_FALSE(parse_value(DType::I32, " 1"));
+  REQUIRE_FALSE(parse_value(DType::I32, "1.5"));
+  REQUIRE_FALSE(parse_value(DType::U32, "-1"));
+  REQUIRE_FALSE(parse_value(DType::U32, "4294967296"));
+  REQUIRE(parse_value(DType::U32, "4294967295") == 0xffffffffull);
+  REQUIRE(parse_value(DType::U32, "+7") == 7u);
+  REQUIRE(parse_value(DType::I64, "-9223372036854775808") == 0x8000000000000000ull);
+  REQUIRE_FALSE(parse_value(DType::I64, "9223372036854775808"));
+  REQUIRE(parse_value(DType::U64, "18446744073709551615") == ~0ull);
+  REQUIRE_FALSE(parse_value(DType::U64, "18446744073709551616"));
+}
+
+TEST_CASE("float values: shortest round-trip text, NaN payloads, signed zero", "[trace][dtype]") {
+  REQUIRE(format_value(DType::F32, f32_bits(0.1f)) == "0.1");
+  REQUIRE(format_value(DType::F32, f32_bits(1.5f)) == "1.5");
+  REQUIRE(format_value(DType::F32, f32_bits(-0.0f)) == "-0");
+  REQUIRE(format_value(DType::F32, 0) == "0");
+  REQUIRE(format_value(DType::F32, 0x7f800000) == "inf");
+  REQUIRE(format_value(DType::F32, 0xff800000) == "-inf");
+  REQUIRE(format_value(DType::F32, 0x7fffffff) == "nan(0x7fffffff)");
+  REQUIRE(format_value(DType::F32, 0xffc00001) == "nan(0xffc00001)");
+  REQUIRE(format_value(DType::F64, f64_bits(0.1)) == "0.1");
+  REQUIRE(format_value(DType::F64, f64_bits(-0.0)) == "-0");
+  REQUIRE(format_value(DType::F64, 0x7ff8000000000123ull) == "nan(0x7ff8000000000123)");
+
+  // Rounded once, decimal to binary32: 0.1 is 0x3dcccccd.
+  REQUIRE(parse_value(DType::F32, "0.1") == 0x3dcccccdull);
+  REQUIRE(parse_value(DType::F64, "0.1") == 0x3fb999999999999aull);
+  // Just above the tie 1 + 2^-24: via double it would round to the tie and then to
+  // even (1.0); rounded directly it is 1 + 2^-23.
+  REQUIRE(parse_value(DType::F32, "1.0000000596046448") == 0x3f800001ull);
+  REQUIRE(parse_value(DType::F32, "-0") == 0x80000000ull);
+  REQUIRE(parse_value(DType::F32, "inf") == 0x7f800000ull);
+  REQUIRE(parse_value(DType::F32, "+inf") == 0x7f800000ull);
+  REQUIRE(parse_value(DType::F32, "-inf") == 0xff800000ull);
+  const auto nan = parse_value(DType::F32, "nan");
+  REQUIRE(nan);
+  REQUIRE(std::isnan(std::bit_cast<float>(uint32_t(*nan))));
+  REQUIRE(parse_value(DType::F32, "nan(0x7fc00123)") == 0x7fc00123ull);
+  REQUIRE_FALSE(parse_value(DType::F32, "nan(0x3f800000)"));  // not a NaN pattern
+  REQUIRE(parse_value(DType::F64, "nan(0xfff8000000000456)") == 0xfff8000000000456ull);
+  REQUIRE(parse_value(DType::F32, "1e-45") == 1u);                // smallest subnormal
+  REQUIRE(parse_value(DType::F32, "1e-50") == 0u);                // underflows to zero
+  REQUIRE(parse_value(DType::F32, "-1e-50") == 0x80000000ull);
+  REQUIRE_FALSE(parse_value(DType::F32, "1e39"));                 // too large for f32
+  REQUIRE(parse_value(DType::F64, "1e39"));
+  REQUIRE_FALSE(parse_value(DType::F32, "1.5x"));
+  REQUIRE_FALSE(parse_value(DType::F32, "1e"));
+  REQUIRE_FALSE(parse_value(DType::F32, ""));
+  REQUIRE_FALSE(parse_value(DType::F32, "0x10"));
+}
+
+TEST_CASE("every dtype: value text and hex text read back to the same bits", "[trace][dtype]") {
+  std::mt19937_64 rng(12345);
+  std::vector<uint64_t> samples = {0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 0x7f800000,
+                                   0x7fc00123, 0x00000001, 0x3dcccccd};
+  for (int i = 0; i < 2000; ++i) samples.push_back(rng());
+  for (int ti = 0; ti < kDTypeCount; ++ti) {
+    const DType t = DType(ti);
+    for (uint64_t raw : samples) {
+      const uint64_t bits = mask_to_width(t, raw);
+      INFO(dtype_name(t) << " " << format_hex(t, bits));
+      REQUIRE(parse_value(t, format_value(t, bits)) == bits);
+      const std::string hex = format_hex(t, bits);
+      REQUIRE(hex.size() == size_t(2 + dtype_bytes(t) * 2));
+      REQUIRE(parse_hex(t, hex) == bits);
+    }
+  }
+}
+
+TEST_CASE("hex text", "[trace][dtype]") {
+  REQUIRE(format_hex(DType::F32, 0x3dcccccd) == "0x3dcccccd");
+  REQUIRE(format_hex(DType::I32, 1) == "0x00000001");
+  REQUIRE(format_hex(DType::U64, 0xdeadbeef00000001ull) == "0xdeadbeef00000001");
+  REQUIRE(format_hex(DType::F64, 0) == "0x0000000000000000");
+  REQUIRE(parse_hex(DType::U32, "0xFFffFFff") == 0xffffffffull);
+  REQUIRE(parse_hex(DType::U32, "ff") == 0xffull);
+  REQUIRE(parse_hex(DType::I64, "0xffffffffffffffff") == ~0ull);
+  REQUIRE_FALSE(parse_hex(DType::U32, "0x1ffffffff"));
+  REQUIRE_FALSE(parse_hex(DType::U64, "0x1ffffffffffffffff"));
+  REQUIRE_FALSE(parse_hex(DType::U32, "0x"));
+  REQUIRE_FALSE(parse_hex(DType::U32, ""));
+  REQUIRE_FALSE(parse_hex(DType::U32, "0xg1"));
+  REQUIRE_FALSE(parse_hex(DType::U32, "-0x1"));
+}
+
+// ---- op names -----------------------------------------------------------------------
+
+TEST_CASE("op names round-trip; shfl.xor is accepted for bfly", "[trace][ops]") {
+  for (int i = 0; i < kOpCount; ++i) {
+    Op op{};
+    REQUIRE(parse_op(op_name(Op(i)), &op));
+    REQUIRE(op == Op(i));
+  }
+  REQUIRE(std::string(op_name(Op::ShflXor)) == "shfl.bfly");
+  REQUIRE(std::string(op_name(Op::Ballot)) == "vote.ballot");
+  REQUIRE(std::string(op_name(Op::StoreShared)) == "st.shared");
+  Op op{};
+  REQUIRE(parse_op("shfl.xor", &op));
+  REQUIRE(op == Op::ShflXor);
+  REQUIRE_FALSE(parse_op("shfl.sideways", &op));
+}
+
+// ---- binary form --------------------------------------------------------------------
+
+TEST_CASE("binary form round-trips every field", "[trace][io][binary]") {
+  const Trace t = realistic_trace();
+  const std::string bytes = to_binary(t);
+  REQUIRE(bytes.compare(0, 8, "WARPVIZT") == 0);
+  const Trace back = from_binary(bytes);
+  require_same_trace(t, back);
+  REQUIRE(diff_traces(t, back).empty());
+
+  Trace flagged = t;
+  flagged.overflow = true;
+  flagged.steps.clear();
+  require_same_trace(flagged, from_binary(to_binary(flagged)));
+}
+
+TEST_CASE("binary form: wrong magic, newer version, checksum", "[trace][io][binary][errors]") {
+  const std::string good = to_binary(small_trace());
+
+  std::string bad_magic = good;
+  bad_magic[0] = 'X';
+  REQUIRE(error_of([&] { from_binary(bad_magic); }) ==
+          "trace.wvt: not a warpviz trace (bad magic bytes)");
+  REQUIRE(error_of([&] { from_binary("hello, world\n"); }) ==
+          "trace.wvt: not a warpviz trace (bad magic bytes)");
+
+  std::string newer = good;
+  newer[8] = 7;
+  REQUIRE(error_of([&] { from_binary(newer); }) ==
+          "trace.wvt: written by a newer warpviz (format version 7; this build reads up to 1)");
+
+  std::string flipped = good;
+  flipped[flipped.size() / 2] ^= 0x10;
+  REQUIRE(error_of([&] { from_binary(flipped); }) == "trace.wvt: corrupt (checksum mismatch)");
+}
+
+TEST_CASE("binary form: every cut point and every flipped byte is an error",
+          "[trace][io][binary][errors]") {
+  const std::string good = to_binary(small_trace());
+  for (size_t cut = 0; cut < good.size(); ++cut) {
+    INFO("cut at " << cut << " of " << good.size());
+    const std::string msg = error_of([&] { from_binary(good.substr(0, cut)); });
+    REQUIRE(msg != "(no error)");
+    if (cut >= 8) REQUIRE(msg.find("truncated") != std::string::npos);
+  }
+  for (size_t at = 0; at < good.size(); ++at) {
+    INFO("flipped byte " << at);
+    std::string bad = good;
+    bad[at] ^= 0x5a;
+    REQUIRE(error_of([&] { from_binary(bad); }) != "(no error)");
+  }
+  REQUIRE(error_of([&] { from_binary(good + "x"); }).find("corrupt") != std::string::npos);
+}
+
+TEST_CASE("binary form: truncation names the step that is cut off", "[trace][io][binary][errors]") {
+  const Trace t = realistic_trace();
+  const std::string good = to_binary(t);
+  // The last step is a 64-bit shuffle: 39 header bytes + 32 lanes of 18.
+  const size_t last_step = good.size() - 8 - (39 + 32 * 18);
+  REQUIRE(error_of([&] { from_binary(good.substr(0, last_step + 100)); }) ==
+          "trace.wvt: truncated (step 7 of 8 is cut off)");
+  REQUIRE(error_of([&] { from_binary(good.substr(0, good.size() - 3)); }) ==
+          "trace.wvt: truncated (the checksum is cut off)");
+  REQUIRE(error_of([&] { from_binary(good.substr(0, 30)); }) ==
+          "trace.wvt: truncated (the metadata is cut off)");
+}
+
+TEST_CASE("binary form: resealed random damage never crashes", "[trace][io][binary][errors]") {
+  // Mutations with a valid size field and checksum reach the structural checks:
+  // counts against the remaining bytes, enum ranges, flag bits.
+  const std::string good = to_binary(small_trace());
+  std::mt19937 rng(99);
+  int rejected = 0;
+  for (int iter = 0; iter < 3000; ++iter) {
+    std::string bad = good;
+    const int flips = 1 + int(rng() % 4);
+    for (int f = 0; f < flips; ++f) bad[20 + rng() % (bad.size() - 28)] = char(rng());
+    reseal(bad);
+    try {
+      from_binary(bad);
+    } catch (const TraceFileError&) {
+      ++rejected;
+    }
+  }
+  REQUIRE(rejected > 0);
+
+  // A step count of 2^60 must be refused before anything is allocated for it.
+  std::string huge = good;
+  const size_t step_count_at = good.size() - 8 - (39 + 32 * 10) - (39 + 32 * 23) - 8;
+  REQUIRE(huge[step_count_at] == 2);
+  store_le64(huge, step_count_at, 1ull << 60);
+  reseal(huge);
+  const std::string msg = error_of([&] { from_binary(huge); });
+  REQUIRE(msg.find("corrupt (step count") != std::string::npos);
+
+  // An unknown op is named as such.
+  std::string bad_op = good;
+  bad_op[step_count_at + 8 + 20] = char(kOpCount);
+  reseal(bad_op);
+  REQUIRE(error_of([&] { from_binary(bad_op); }) ==
+          "trace.wvt: corrupt (unknown op 19 in step 0 of 2)");
+}
+
+// ---- JSON form ------------------------------------------------------------------------
+
+TEST_CASE("JSON form round-trips every field", "[trace][io][json]") {
+  const Trace t = realistic_trace();
+  const std::string text = trace_to_json(t);
+  const Trace back = trace_from_json(text, "t.json");
+  require_same_trace(t, back);
+  REQUIRE(trace_to_json(back) == text);
+  REQUIRE(trace_to_json(t, -1).find('\n') == std::string::npos);
+  require_same_trace(t, trace_from_json(trace_to_json(t, -1), "t.json"));
+}
+
+TEST_CASE("JSON form: schema and hex formats", "[trace][io][json]") {
+  const Trace t = realistic_trace();
+  const std::string text = trace_to_json(t);
+  REQUIRE(text.find("归约") != std::string::npos);  // UTF-8 kept as is, not escaped
+  const auto j = nlohmann::ordered_json::parse(text);
+
+  REQUIRE(j.begin().key() == "format");
+  REQUIRE(j["format"] == "warpviz-trace");
+  REQUIRE(j["version"] == kTraceJsonVersion);
+  for (const char* key : {"scenario", "params", "dtype", "input", "backend", "device",
+                          "compute_capability", "tool_version", "grid", "block", "source",
+                          "overflow", "steps", "outputs", "output_dtypes"})
+    REQUIRE(j.contains(key));
+  REQUIRE(j["params"]["op"] == "sum");
+  REQUIRE(j["dtype"] == "f32");
+  REQUIRE(j["input"] == "random:7");
+  REQUIRE(j["grid"] == nlohmann::ordered_json::array({2, 1, 1}));
+  REQUIRE(j["source"]["path"] == "kernels/warp_reduce.cu");
+  REQUIRE(j["source"]["text"] == t.meta.source_text);
+  REQUIRE(j["steps"].size() == t.steps.size());
+
+  const auto& down = j["steps"][0];
+  REQUIRE(down["op"] == "shfl.down");
+  REQUIRE(down["mask"] == "0xffffffff");
+  REQUIRE(down["args"] == nlohmann::ordered_json({{"delta", 4}, {"width", 32}, {"c", "0x0000001f"}}));
+  REQUIRE(down["lanes"].size() == 32);
+  REQUIRE(down["lanes"][9]["in"] == "0x7fc00123");
+  REQUIRE(down["lanes"][3]["in"] == "0x80000000");
+  REQUIRE(down["lanes"][0]["src"] == 4);
+  REQUIRE(down["lanes"][31]["ok"] == false);
+  REQUIRE_FALSE(down["lanes"][0].contains("addr"));
+
+  const auto& idx = j["steps"][1];
+  REQUIRE(idx["args"]["srcLane"] == 3);
+  REQUIRE(idx["args"]["width"] == 16);
+  REQUIRE(idx["args"]["c"] == "0x0000101f");
+  REQUIRE(idx["mask"] == "0x0000fff0");
+  REQUIRE(idx["lanes"][0]["src"].is_null());
+  REQUIRE(idx["lanes"][0]["active"] == false);
+  REQUIRE(idx["lanes"][4]["undefined"] == true);
+  REQUIRE(idx["lanes"][4]["out"] == "0xfff8000000000456");
+  REQUIRE(idx["lanes"][4]["in"].get<std::string>().size() == 18);
+
+  const auto& ballot = j["steps"][2];
+  REQUIRE(ballot["args"] == nlohmann::ordered_json::object());
+  REQUIRE(ballot["lanes"][0]["out"] == "0x49249249");
+
+  // match.any on u64: 16-digit inputs, 8-digit mask result.
+  const auto& match = j["steps"][3];
+  REQUIRE(match["lanes"][1]["in"] == "0xdeadbeef00000001");
+  REQUIRE(match["lanes"][1]["out"] == "0xaaaaaaaa");
+
+  REQUIRE(j["steps"][4]["lanes"][0]["out"] == "0xfffffe10");
+  const auto& store = j["steps"][5];
+  REQUIRE(store["lanes"][3]["addr"] == 24);
+  REQUIRE(store["lanes"][3]["bytes"] == 4);
+  REQUIRE(j["steps"][6]["args"] == nlohmann::ordered_json({{"b", 7}, {"width", 16}, {"c", "0x00000005"}}));
+  REQUIRE(j["steps"][7]["args"]["laneMask"] == -1);
+  REQUIRE(j["steps"][7]["op"] == "shfl.bfly");
+
+  REQUIRE(j["outputs"]["out"][1] == "0x80000000");
+  REQUIRE(j["outputs"]["count"][0] == "0xffffffffffffffff");
+  REQUIRE(j["output_dtypes"]["out"] == "f32");
+  REQUIRE(j["output_dtypes"]["count"] == "u64");
+}
+
+TEST_CASE("JSON form: errors name the file and the field", "[trace][io][json][errors]") {
+  const std::string good = trace_to_json(realistic_trace());
+  auto edited = [&](const std::function<void(nlohmann::ordered_json&)>& edit) {
+    auto j = nlohmann::ordered_json::parse(good);
+    edit(j);
+    return error_of([&] { trace_from_json(j.dump(), "t.json"); });
+  };
+
+  const std::string bad_json = error_of([&] { trace_from_json("{\"format\": ", "t.json"); });
+  REQUIRE(bad_json.rfind("t.json: invalid JSON: ", 0) == 0);
+  REQUIRE(bad_json.find("parse error") != std::string::npos);
+
+  REQUIRE(edited([](auto& j) { j["format"] = "chrome-trace"; }).rfind(
+              "t.json: not a warpviz trace", 0) == 0);
+  REQUIRE(error_of([&] { trace_from_json("[1, 2]", "t.json"); }).rfind(
+              "t.json: not a warpviz trace", 0) == 0);
+  REQUIRE(edited([](auto& j) { j["version"] = 7; }) ==
+          "t.json: written by a newer warpviz (format version 7; this build reads up to 1)");
+  REQUIRE(edited([](auto& j) { j["steps"][0]["lanes"].erase(31); }) ==
+          "t.json: steps[0].lanes: expected 32 lanes, found 31");
+  REQUIRE(edited([](auto& j) { j["steps"][3]["lanes"][7]["in"] = 12; }) ==
+          "t.json: steps[3].lanes[7].in: expected a hex string");
+  REQUIRE(edited([](auto& j) { j["steps"][2]["lanes"][7]["in"] = "0x1ffffffff"; }) ==
+          "t.json: steps[2].lanes[7].in: hex value 0x1ffffffff is too wide for i32");
+  REQUIRE(edited([](auto& j) { j["steps"][1]["op"] = "shfl.left"; }) ==
+          "t.json: steps[1].op: unknown op \"shfl.left\"");
+  REQUIRE(edited([](auto& j) { j["steps"][1]["args"].erase("width"); }) ==
+          "t.json: steps[1].args.width: missing");
+  REQUIRE(edited([](auto& j) { j["steps"][2]["args"]["delta"] = 1; }) ==
+          "t.json: steps[2].args.delta: not an argument of vote.ballot");
+  REQUIRE(edited([](auto& j) { j["steps"][5]["lanes"][0].erase("addr"); }) ==
+          "t.json: steps[5].lanes[0].addr: missing");
+  REQUIRE(edited([](auto& j) { j["steps"][0]["lanes"][2]["lane"] = 5; }) ==
+          "t.json: steps[0].lanes[2].lane: expected 2");
+  REQUIRE(edited([](auto& j) { j["steps"][0]["block"] = -1; }) ==
+          "t.json: steps[0].block: expected an integer from 0 to 4294967295");
+  REQUIRE(edited([](auto& j) { j["steps"][0]["dtype"] = "f16"; }) ==
+          "t.json: steps[0].dtype: unknown dtype \"f16\"");
+  REQUIRE(edited([](auto& j) { j["grid"] = {1, 2}; }) == "t.json: grid: expected [x, y, z]");
+  REQUIRE(edited([](auto& j) { j.erase("scenario"); }) == "t.json: scenario: missing");
+  REQUIRE(edited([](auto& j) { j["overflow"] = "no"; }) == "t.json: overflow: expected true or false");
+  REQUIRE(edited([](auto& j) { j["output_dtypes"].erase("count"); }) ==
+          "t.json: output_dtypes.count: missing");
+  REQUIRE(edited([](auto& j) { j["outputs"]["out"][2] = "nan"; }) ==
+          "t.json: outputs.out[2]: expected a hex string");
+}
+
+// ---- files ----------------------------------------------------------------------------
+
+TEST_CASE("save_trace/load_trace: form by extension, content sniffed on load", "[trace][io][files]") {
+  const TempDir dir;
+  const Trace t = realistic_trace();
+
+  const std::string wvt = dir.file("run.wvt"), json = dir.file("run.json");
+  save_trace(t, wvt);
+  save_trace(t, json);
+  REQUIRE(read_file(wvt).compare(0, 8, "WARPVIZT") == 0);
+  REQUIRE(read_file(json).front() == '{');
+  REQUIRE_FALSE(std::filesystem::exists(wvt + ".tmp"));
+  require_same_trace(t, load_trace(wvt));
+  require_same_trace(t, load_trace(json));
+
+  // The name does not decide the reader: JSON saved under a binary-looking name.
+  std::filesystem::copy_file(json, dir.file("misnamed.wvt"));
+  require_same_trace(t, load_trace(dir.file("misnamed.wvt")));
+
+  std::ofstream(dir.file("notes.txt")) << "just some notes\n";
+  REQUIRE(error_of([&] { load_trace(dir.file("notes.txt")); }).find("not a warpviz trace") !=
+          std::string::npos);
+
+  const std::string missing = dir.file("missing.wvt");
+  REQUIRE(error_of([&] { load_trace(missing); }) ==
+          "cannot open " + missing + ": No such file or directory");
+  REQUIRE(error_of([&] { load_trace(dir.path.string()); }).rfind("cannot open", 0) == 0);
+
+  // A failed save leaves the existing file intact.
+  const std::string before = read_file(wvt);
+  REQUIRE_THROWS_AS(save_trace(t, dir.file("no/such/dir/run.wvt")), TraceFileError);
+  REQUIRE(read_file(wvt) == before);
+}
+
+// ---- diff -----------------------------------------------------------------------------
+
+TEST_CASE("diff_traces: equal traces, a changed lane, counts", "[trace][diff]") {
+  const Trace a = realistic_trace();
+  REQUIRE(diff_traces(a, a).empty());
+
+  Trace b = a;
+  b.steps[0].lanes[1].out = f32_bits(99.0f);
+  size_t total = 0;
+  auto d = diff_traces(a, b, {}, &total);
+  REQUIRE(total == 1);
+  REQUIRE(d.size() == 1);
+  REQUIRE(d[0].where == "step 0 (block 0 warp 0 shfl.down line 4) lane 1 out");
+  REQUIRE(d[0].a == "2.5 (0x40200000)");
+  REQUIRE(d[0].b == "99 (0x42c60000)");
+
+  // Mask results are compared and shown as u32.
+  b = a;
+  b.steps[3].lanes[1].out = 0x55555555;
+  d = diff_traces(a, b);
+  REQUIRE(d.size() == 1);
+  REQUIRE(d[0].where == "step 3 (block 0 warp 0 match.any line 11) lane 1 out");
+  REQUIRE(d[0].a == "2863311530 (0xaaaaaaaa)");
+
+  b = a;
+  b.steps[7].args.width = 16;
+  b.steps[7].lanes[2].src = -1;
+  b.outputs[1].bits[1] = 0;
+  d = diff_traces(a, b, {}, &total);
+  REQUIRE(total == 3);
+  REQUIRE(d[0].where == "step 7 (block 1 warp 1 shfl.bfly line 19) args.width");
+  REQUIRE(d[1].where == "step 7 (block 1 warp 1 shfl.bfly line 19) lane 2 src");
+  REQUIRE(d[1].b == "none");
+  REQUIRE(d[2].where == "output \"count\"[1]");
+
+  b = a;
+  b.steps.pop_back();
+  d = diff_traces(a, b);
+  REQUIRE(d.size() == 1);
+  REQUIRE(d[0].where == "step count");
+
+  // Every lane differs, but only max_differences are kept.
+  b = a;
+  for (auto& l : b.steps[4].lanes) l.in ^= 1;
+  TraceDiffOptions few;
+  few.max_differences = 5;
+  d = diff_traces(a, b, few, &total);
+  REQUIRE(d.size() == 5);
+  REQUIRE(total == 32);
+}
+
+TEST_CASE("diff_traces: undefined lanes and metadata", "[trace][diff]") {
+  const Trace a = realistic_trace();
+  Trace b = a;
+  b.steps[1].lanes[6].out = 0;       // undefined lane: any value is acceptable
+  b.steps[1].lanes[7].src = 9;
+  REQUIRE(diff_traces(a, b).empty());
+  TraceDiffOptions strict;
+  strict.skip_undefined = false;
+  REQUIRE(diff_traces(a, b, strict).size() == 2);
+
+  // Undefined in one trace only: values are still skipped, activity is not.
+  b = a;
+  b.steps[0].lanes[2].flags |= kLaneUndefined;
+  b.steps[0].lanes[2].out = 7;
+  REQUIRE(diff_traces(a, b).empty());
+  b.steps[0].lanes[2].flags &= uint8_t(~kLaneActive);
+  auto d = diff_traces(a, b);
+  REQUIRE(d.size() == 1);
+  REQUIRE(d[0].where == "step 0 (block 0 warp 0 shfl.down line 4) lane 2 active");
+
+  // Backend, device and tool version differ by design and are never compared.
+  b = a;
+  b.meta.backend = "cuda";
+  b.meta.device = "NVIDIA H200";
+  b.meta.tool_version = "9.9";
+  TraceDiffOptions meta;
+  meta.compare_meta = true;
+  REQUIRE(diff_traces(a, b, meta).empty());
+  b.meta.params["n"] = "64";
+  b.meta.grid.x = 4;
+  REQUIRE(diff_traces(a, b).empty());
+  d = diff_traces(a, b, meta);
+  REQUIRE(d.size() == 2);
+  REQUIRE(d[0].where == "meta params.n");
+  REQUIRE(d[1].where == "meta grid");
+}
+
+// ---- dump -----------------------------------------------------------------------------
+
+TEST_CASE("dump_trace: header, step lines, lane table, outputs", "[trace][dump]") {
+  const Trace t = realistic_trace();
+  std::ostringstream out;
+  dump_trace(t, out);
+  const std::string text = out.str();
+  INFO(text);
+  REQUIRE(text.find("scenario  warp_reduce") != std::string::npos);
+  REQUIRE(text.find("params    n=32 op=sum tile=32") != std::string::npos);
+  REQUIRE(text.find("source    kernels/warp_reduce.cu") != std::string::npos);
+  REQUIRE(text.find("steps     8") != std::string::npos);
+  REQUIRE(text.find("step 0  block 0 warp 0  line 4  shfl.down delta=4 width=32 c=0x1f "
+                    "mask=0xffffffff  dtype f32") != std::string::npos);
+  REQUIRE(text.find("step 6  block 0 warp 0  line 17  activemask b=7 width=16 c=0x5 "
+                    "mask=0x00000000  dtype u32") != std::string::npos);
+
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  auto row_of = [&](const std::string& step_title, int lane) {
+    size_t i = 0;
+    while (i < lines.size() && lines[i].rfind(step_title, 0) != 0) ++i;
+    REQUIRE(i + 2 + size_t(lane) < lines.size());
+    return lines[i + 2 + size_t(lane)];  // title, column heads, then lanes
+  };
+  auto words = [](const std::string& s) {
+    std::istringstream ws(s);
+    std::vector<std::string> v;
+    for (std::string w; ws >> w;) v.push_back(w);
+    return v;
+  };
+  using Words = std::vector<std::string>;
+  REQUIRE(words(row_of("step 0 ", 9)) == Words{"9", "yes", "nan(0x7fc00123)", "13", "yes", "6.5"});
+  REQUIRE(words(row_of("step 0 ", 3)) == Words{"3", "yes", "-0", "7", "yes", "3.5"});
+  REQUIRE(words(row_of("step 0 ", 30)) == Words{"30", "yes", "15", "30", "no", "15"});
+  REQUIRE(words(row_of("step 1 ", 0)) == Words{"0", "no", "-", "-", "-", "-"});
+  REQUIRE(words(row_of("step 1 ", 6)).back() == "UNDEFINED");
+  REQUIRE(words(row_of("step 2 ", 0)) == Words{"0", "yes", "1", "-", "no", "0x49249249"});
+  REQUIRE(words(row_of("step 5 ", 3)) == Words{"3", "yes", "9", "-", "no", "0", "24", "4"});
+  REQUIRE(words(row_of("step 1 ", -1)) == Words{"lane", "active", "in", "src", "ok", "out"});
+  REQUIRE(words(row_of("step 5 ", -1)).back() == "bytes");
+  REQUIRE(text.find("output \"out\" (f32, 8 values)\n  0: 1.5\n  1: -0\n  2: nan(0x7fc00001)") !=
+          std::string::npos);
+  REQUIRE(text.find("output \"count\" (u64, 3 values)\n  0: 18446744073709551615") !=
+          std::string::npos);
+
+  std::ostringstream hex_out;
+  DumpOptions hex;
+  hex.hex = true;
+  hex.active_only = true;
+  dump_trace(t, hex_out, hex);
+  const std::string hex_text = hex_out.str();
+  REQUIRE(hex_text.find("0x40d00000") != std::string::npos);  // 6.5
+  REQUIRE(hex_text.find("  0: 0x3fc00000") != std::string::npos);
+  // Step 1 shows only its 12 active lanes.
+  REQUIRE(hex_text.find("\n      0  no") == std::string::npos);
+}
+
+// ---- performance ------------------------------------------------------------------------
+
+TEST_CASE("binary form reads 1,000,000 lane records quickly", "[.perf][trace][io]") {
+  Trace t = realistic_trace();
+  const std::vector<TraceStep> pattern = t.steps;
+  t.steps.clear();
+  for (size_t i = 0; i < 31250; ++i) {
+    t.steps.push_back(pattern[i % pattern.size()]);
+    t.steps.back().seq = uint32_t(i);
+  }
+  const TempDir dir;
+  const std::string path = dir.file("big.wvt");
+  using Clock = std::chrono::steady_clock;
+  auto t0 = Clock::now();
+  save_trace(t, path);
+  auto t1 = Clock::now();
+  const Trace back = load_trace(path);
+  auto t2 = Clock::now();
+  const double write_s = std::chrono::duration<double>(t1 - t0).count();
+  const double read_s = std::chrono::duration<double>(t2 - t1).count();
+  WARN("binary " << std::filesystem::file_size(path) / 1e6 << " MB; save " << write_s
+                 << " s, load " << read_s << " s");
+  REQUIRE(back.steps.size() == t.steps.size());
+  REQUIRE(read_s < 0.3);
+}
