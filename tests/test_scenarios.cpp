@@ -1,1 +1,617 @@
+// Every built-in scenario run on the CPU emulator: the steps and per-lane values
+// a student would check by hand, and the §7 cases of warp-semantics.md that go
+// through a scenario. Expected values come from the semantics doc (measured on
+// an H200) or from small independent reference loops written here.
+#include <bit>
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "warpviz/backends.h"
+#include "warpviz/scenario.h"
+
+using namespace warpviz;
+
+namespace {
+
+Trace run(const std::string& scenario, std::vector<std::pair<std::string, std::string>> sets = {},
+          const std::string& input = "") {
+  const ResolvedScenario r = resolve_scenario({scenario, std::move(sets), input});
+  return run_scenario_cpu(r, emu::RecordFilter{});
+}
+
+uint32_t f32_bits(float f) { return std::bit_cast<uint32_t>(f); }
+float as_f32(uint64_t bits) { return std::bit_cast<float>(uint32_t(bits)); }
+int32_t as_i32(uint64_t bits) { return int32_t(uint32_t(bits)); }
+
+std::vector<uint64_t> out_bits(const Trace& t, const std::string& name = "out") {
+  const TraceOutput* o = t.output(name);
+  REQUIRE(o != nullptr);
+  return o->bits;
+}
+
+std::vector<int64_t> out_ints(const Trace& t, const std::string& name = "out") {
+  std::vector<int64_t> v;
+  for (uint64_t b : out_bits(t, name)) v.push_back(as_i32(b));
+  return v;
+}
+
+// Lane results of a single-shuffle run of the playground, as ints.
+std::vector<int64_t> shfl(std::vector<std::pair<std::string, std::string>> sets) {
+  return out_ints(run("shfl", std::move(sets)));
+}
+
+std::vector<int64_t> repeat_each(std::initializer_list<int64_t> values, int times) {
+  std::vector<int64_t> v;
+  for (int64_t x : values)
+    for (int i = 0; i < times; ++i) v.push_back(x);
+  return v;
+}
+
+std::vector<int64_t> lanes(std::initializer_list<std::vector<int64_t>> parts) {
+  std::vector<int64_t> v;
+  for (const auto& p : parts) v.insert(v.end(), p.begin(), p.end());
+  return v;
+}
+
+std::vector<int64_t> range(int64_t first, int64_t last) {  // inclusive
+  std::vector<int64_t> v;
+  for (int64_t x = first; x <= last; ++x) v.push_back(x);
+  return v;
+}
+
+std::string values_list(const std::vector<std::string>& items) {
+  std::string s = "values:";
+  for (size_t i = 0; i < items.size(); ++i) s += (i ? "," : "") + items[i];
+  return s;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// The seed demo: warp_sum, warp_sum_xor, warp_max, test_shuffle, reduce_sum
+// ---------------------------------------------------------------------------
+
+TEST_CASE("warp_sum over lane ids: offsets 16..1, sources, partial sums", "[scenario][warp_sum]") {
+  const Trace t = run("warp_sum");
+  REQUIRE(t.meta.backend == "cpu");
+  REQUIRE(t.meta.source_path == "kernels/warp_shuffle.cu");
+  REQUIRE(t.meta.source_text.find("__shfl_down_sync(0xFFFFFFFF, val, offset)") != std::string::npos);
+  REQUIRE(t.steps.size() == 5);
+  const int64_t offsets[] = {16, 8, 4, 2, 1};
+  for (int s = 0; s < 5; ++s) {
+    const TraceStep& step = t.steps[s];
+    CHECK(step.op == Op::ShflDown);
+    CHECK(step.args.b == offsets[s]);
+    CHECK(step.args.width == 32);
+    CHECK(step.args.c == 0x1f);
+    CHECK(step.mask == 0xffffffffu);
+    CHECK(step.seq == uint32_t(s));
+    for (int lane = 0; lane < 32; ++lane) {
+      const LaneRecord& l = step.lanes[lane];
+      CHECK(l.active());
+      const bool in_range = lane + offsets[s] < 32;
+      CHECK(l.ok() == in_range);
+      CHECK(l.src == (in_range ? lane + offsets[s] : lane));
+      CHECK(l.out == step.lanes[l.src].in);
+    }
+  }
+  // The source line of every step is the shuffle's line in the kernel file.
+  const size_t pos = t.meta.source_text.find("val += __shfl_down_sync(0xFFFFFFFF, val, offset);");
+  const uint32_t line = uint32_t(std::count(t.meta.source_text.begin(), t.meta.source_text.begin() + long(pos), '\n') + 1);
+  CHECK(t.steps[0].line == line);
+
+  // After the offset-16 step, lane i < 16 holds i + (i + 16): the next step's input.
+  for (int lane = 0; lane < 16; ++lane) CHECK(as_f32(t.steps[1].lanes[lane].in) == float(lane + lane + 16));
+  // Upper lanes re-added their own value: lane 31 holds 62 after the first step.
+  CHECK(as_f32(t.steps[1].lanes[31].in) == 62.0f);
+  const auto& out = out_bits(t);
+  REQUIRE(out.size() == 32);
+  CHECK(as_f32(out[0]) == 496.0f);
+  // §7 case 27 (f32 here): lane l ends at 496 + 16 l.
+  for (int lane = 0; lane < 32; ++lane) CHECK(out[lane] == f32_bits(float(496 + 16 * lane)));
+}
+
+TEST_CASE("warp_sum i32 and warp_sum_xor: §7 case 27", "[scenario][warp_sum][semantics]") {
+  const auto down = out_ints(run("warp_sum", {{"dtype", "i32"}}));
+  for (int lane = 0; lane < 32; ++lane) CHECK(down[lane] == 496 + 16 * lane);
+  const Trace x = run("warp_sum_xor", {{"dtype", "i32"}});
+  REQUIRE(x.steps.size() == 5);
+  for (int s = 0; s < 5; ++s) {
+    CHECK(x.steps[s].op == Op::ShflXor);
+    CHECK(x.steps[s].args.b == (1 << s));
+    for (int lane = 0; lane < 32; ++lane) CHECK(x.steps[s].lanes[lane].src == (lane ^ (1 << s)));
+  }
+  for (int64_t v : out_ints(x)) CHECK(v == 496);
+}
+
+TEST_CASE("float reduction order: §5 example and §7 case 28", "[scenario][warp_sum][float][semantics]") {
+  std::vector<std::string> items;
+  for (int lane = 0; lane < 32; ++lane)
+    items.push_back(lane == 0 ? "1e8" : lane == 17 ? "-1e8" : (lane % 2) ? "1" : "0.3");
+  const std::string input = values_list(items);
+  const auto& down = out_bits(run("warp_sum", {}, input));
+  CHECK(down[0] == 0x41000000u);
+  CHECK(down[31] == 0x42000000u);
+  // The doc's butterfly runs 16 -> 1, as cg::reduce does.
+  for (uint64_t b : out_bits(run("cg_reduce", {}, input))) CHECK(b == 0x41000000u);
+  // The seed's warp_sum_xor runs 1 -> 16: another tree, another rounding. A plain
+  // float butterfly in that order (no NaNs here, so host floats are exact) agrees.
+  std::vector<float> ref(32);
+  for (int lane = 0; lane < 32; ++lane) ref[lane] = lane == 0 ? 1e8f : lane == 17 ? -1e8f : (lane % 2) ? 1.0f : 0.3f;
+  for (int m = 1; m < 32; m <<= 1) {
+    std::vector<float> next(32);
+    for (int lane = 0; lane < 32; ++lane) next[lane] = ref[lane] + ref[lane ^ m];
+    ref = next;
+  }
+  CHECK(ref[0] == 16.0f);
+  for (uint64_t b : out_bits(run("warp_sum_xor", {}, input))) CHECK(b == f32_bits(ref[0]));
+}
+
+TEST_CASE("warp_max follows a shfl_down fmaxf tree", "[scenario][warp_max]") {
+  const std::string input = "random:5";
+  const ResolvedScenario r = resolve_scenario({"warp_max", {}, input});
+  std::vector<float> ref(32);
+  for (int i = 0; i < 32; ++i) ref[i] = as_f32(r.input_bits[i]);
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    std::vector<float> next = ref;
+    for (int lane = 0; lane < 32; ++lane) next[lane] = std::max(ref[lane], lane + offset < 32 ? ref[lane + offset] : ref[lane]);
+    ref = next;
+  }
+  const Trace t = run("warp_max", {}, input);
+  REQUIRE(t.steps.size() == 5);
+  const auto& out = out_bits(t);
+  for (int lane = 0; lane < 32; ++lane) CHECK(as_f32(out[lane]) == ref[lane]);
+  CHECK(as_f32(out[0]) == *std::max_element(ref.begin(), ref.end()));
+}
+
+TEST_CASE("warp_max: fmaxf drops one NaN, two NaNs give the canonical NaN", "[scenario][warp_max][float]") {
+  std::string input = "bits:";
+  for (int lane = 0; lane < 32; ++lane) input += std::string(lane ? "," : "") + (lane == 16 ? "0x7fc00001" : "0x3f800000");
+  const Trace t = run("warp_max", {}, input);
+  // Offset 16: lane 0 meets lane 16's NaN and keeps 1.0; lane 16 is out of range,
+  // reads itself, and fmaxf(NaN, NaN) gives 0x7fffffff (sm_90 FMNMX).
+  CHECK(t.steps[1].lanes[0].in == 0x3f800000u);
+  CHECK(t.steps[1].lanes[16].in == 0x7fffffffu);
+  const auto& out = out_bits(t);
+  CHECK(out[0] == 0x3f800000u);
+  CHECK(out[16] == 0x3f800000u);  // offset 8 brought lane 24's 1.0
+}
+
+TEST_CASE("test_shuffle: lane 0 is 2.0 on the hardware, not the seed's 1.0", "[scenario][test_shuffle][seed]") {
+  const Trace t = run("test_shuffle");
+  const auto& out = out_bits(t);
+  CHECK(as_f32(out[0]) == 2.0f);
+  CHECK(as_f32(out[5]) == 10.0f);
+  CHECK(as_f32(out[31]) == 61.0f);  // down keeps its own 31, xor reads 30
+  REQUIRE(t.steps.size() == 2);
+  CHECK(t.steps[0].op == Op::ShflDown);
+  CHECK(t.steps[1].op == Op::ShflXor);
+  const auto claims = check_seed_claims(*find_scenario("test_shuffle"), t);
+  REQUIRE(claims.size() == 2);
+  CHECK_FALSE(claims[0].holds);
+  CHECK(claims[0].actual == "2");
+  CHECK(claims[1].holds);
+}
+
+TEST_CASE("reduce_sum: per-block partial sums, two warp_sum rounds in warp 0", "[scenario][reduce_sum]") {
+  const Trace t = run("reduce_sum", {{"n", "1000"}, {"block", "256"}});
+  CHECK(t.meta.grid.x == 4);
+  CHECK(t.meta.block.x == 256);
+  const auto& out = out_bits(t);
+  REQUIRE(out.size() == 4);
+  CHECK(as_f32(out[0]) == 256.0f);
+  CHECK(as_f32(out[3]) == 232.0f);  // 1000 - 768 elements in the last block
+  // 8 warps x 5 steps, plus warp 0's second warp_sum, per block.
+  CHECK(t.steps.size() == 4 * 45);
+  int warp0_steps = 0;
+  for (const TraceStep& s : t.steps)
+    if (s.block == 1 && s.warp == 0) ++warp0_steps;
+  CHECK(warp0_steps == 10);
+  // Steps are ordered block, warp, seq.
+  for (size_t i = 1; i < t.steps.size(); ++i) {
+    const TraceStep& a = t.steps[i - 1];
+    const TraceStep& b = t.steps[i];
+    CHECK(std::make_tuple(a.block, a.warp, a.seq) < std::make_tuple(b.block, b.warp, b.seq));
+  }
+  // Warp 0's second round starts from the 8 warp sums (lanes 0..7) and zeros.
+  const TraceStep* second = nullptr;
+  for (const TraceStep& s : t.steps)
+    if (s.block == 0 && s.warp == 0 && s.seq == 5) second = &s;
+  REQUIRE(second != nullptr);
+  for (int lane = 0; lane < 32; ++lane) CHECK(as_f32(second->lanes[lane].in) == (lane < 8 ? 32.0f : 0.0f));
+}
+
+TEST_CASE("reduce_sum record filter keeps the chosen warps only", "[scenario][reduce_sum][record]") {
+  const ResolvedScenario r = resolve_scenario({"reduce_sum", {{"n", "4096"}}, ""});
+  emu::RecordFilter filter;
+  filter.blocks = {2};
+  filter.warps = {0, 3};
+  const Trace t = run_scenario_cpu(r, filter);
+  CHECK(t.steps.size() == 15);
+  for (const TraceStep& s : t.steps) {
+    CHECK(s.block == 2);
+    CHECK((s.warp == 0 || s.warp == 3));
+  }
+  filter.max_steps = 4;
+  const Trace capped = run_scenario_cpu(r, filter);
+  CHECK(capped.steps.size() == 4);
+  CHECK(capped.overflow);
+}
+
+// ---------------------------------------------------------------------------
+// The article: reduce_int, vote, compact, cooperative groups
+// ---------------------------------------------------------------------------
+
+TEST_CASE("reduce_int: block sums, and only lane 0 holds the warp total", "[scenario][reduce_int][seed]") {
+  const Trace t = run("reduce_int", {{"n", "1024"}, {"block", "256"}});
+  const auto out = out_ints(t);
+  REQUIRE(out.size() == 4);
+  for (int b = 0; b < 4; ++b) {
+    int64_t expected = 0;
+    for (int i = b * 256; i < (b + 1) * 256; ++i) expected += i;
+    CHECK(out[b] == expected);
+  }
+  const auto warp_result = out_ints(t, "warp_result");
+  CHECK(warp_result[0] == 496);
+  CHECK(warp_result[31] == 31 * 32);  // lane 31 is out of range at every offset: it doubles five times
+  const auto claims = check_seed_claims(*find_scenario("reduce_int"), t);
+  REQUIRE(claims.size() == 1);
+  CHECK_FALSE(claims[0].holds);
+}
+
+TEST_CASE("vote: ballot, any, all, ffs - 1 and popc of value > 0", "[scenario][vote]") {
+  const ResolvedScenario r = resolve_scenario({"vote", {}, "random:3"});
+  uint32_t expected_ballot = 0;
+  for (int lane = 0; lane < 32; ++lane)
+    if (as_i32(r.input_bits[lane]) > 0) expected_ballot |= 1u << lane;
+  const Trace t = run("vote", {}, "random:3");
+  for (int64_t b : out_ints(t)) CHECK(uint32_t(b) == expected_ballot);
+  for (int64_t v : out_ints(t, "any")) CHECK(v == (expected_ballot != 0));
+  for (int64_t v : out_ints(t, "all")) CHECK(v == (expected_ballot == 0xffffffffu));
+  for (int64_t v : out_ints(t, "first")) CHECK(v == std::countr_zero(expected_ballot));
+  for (int64_t v : out_ints(t, "count")) CHECK(v == std::popcount(expected_ballot));
+  REQUIRE(t.steps.size() == 3);
+  CHECK(t.steps[0].op == Op::Any);
+  CHECK(t.steps[1].op == Op::All);
+  CHECK(t.steps[2].op == Op::Ballot);
+}
+
+TEST_CASE("vote: §7 case 21", "[scenario][vote][semantics]") {
+  std::vector<std::string> thirds, raw;
+  for (int lane = 0; lane < 32; ++lane) {
+    thirds.push_back(lane % 3 == 0 ? "1" : "0");
+    raw.push_back(lane % 2 ? "-1" : lane == 4 ? "2" : "0");
+  }
+  CHECK(uint32_t(out_ints(run("vote", {}, values_list(thirds)))[0]) == 0x49249249u);
+  // Any non-zero predicate counts: -1 and 2 set their bits.
+  CHECK(uint32_t(out_ints(run("vote", {{"predicate", "raw"}}, values_list(raw)))[7]) == 0xaaaaaabau);
+  // With value > 0 (the article's predicate) -1 is false.
+  CHECK(uint32_t(out_ints(run("vote", {}, values_list(raw)))[7]) == 0x00000010u);
+}
+
+TEST_CASE("vote with a partial mask: lanes outside do not vote", "[scenario][vote]") {
+  const Trace t = run("vote", {{"mask", "0x0000ffff"}}, "ones");
+  const auto ballot = out_ints(t);
+  CHECK(uint32_t(ballot[0]) == 0x0000ffffu);
+  CHECK(ballot[20] == 0);  // never written
+  CHECK(out_ints(t, "all")[0] == 1);
+  for (int lane = 16; lane < 32; ++lane) CHECK_FALSE(t.steps[2].lanes[lane].active());
+}
+
+TEST_CASE("compact: kept lanes land at popc of the kept lanes below", "[scenario][compact]") {
+  const ResolvedScenario r = resolve_scenario({"compact", {}, ""});
+  std::vector<int64_t> kept;
+  for (uint64_t b : r.input_bits)
+    if (as_i32(b) != 0) kept.push_back(as_i32(b));
+  const Trace t = run("compact");
+  const auto out = out_ints(t), slot = out_ints(t, "slot"), count = out_ints(t, "count");
+  for (size_t i = 0; i < kept.size(); ++i) CHECK(out[i] == kept[i]);
+  int below = 0;
+  for (int lane = 0; lane < 32; ++lane) {
+    const bool keep = as_i32(r.input_bits[lane]) != 0;
+    CHECK(slot[lane] == (keep ? below : -1));
+    CHECK(count[lane] == int64_t(kept.size()));
+    below += keep;
+  }
+}
+
+TEST_CASE("cg_reduce: tile shfl_down, xor butterfly for floats, redux for ints", "[scenario][cg]") {
+  const Trace f = run("cg_reduce");
+  REQUIRE(f.steps.size() == 6);
+  CHECK(f.steps[0].op == Op::ShflDown);
+  for (int s = 1; s < 6; ++s) {
+    CHECK(f.steps[s].op == Op::ShflXor);
+    CHECK(f.steps[s].args.b == (16 >> (s - 1)));
+    CHECK(f.steps[s].args.width == 32);
+  }
+  for (uint64_t b : out_bits(f)) CHECK(as_f32(b) == 496.0f);
+  const auto down = out_bits(f, "shfl_down");
+  for (int lane = 0; lane < 32; ++lane) CHECK(as_f32(down[lane]) == float(lane < 31 ? lane + 1 : 31));
+
+  const Trace i = run("cg_reduce", {{"dtype", "i32"}});
+  REQUIRE(i.steps.size() == 2);
+  CHECK(i.steps[1].op == Op::ReduxAdd);
+  for (int64_t v : out_ints(i)) CHECK(v == 496);
+}
+
+TEST_CASE("cg_reduce with cg::less: §7 case 29, non-uniform lanes", "[scenario][cg][semantics]") {
+  std::vector<std::string> bits;
+  for (int lane = 0; lane < 32; ++lane) {
+    std::string b;
+    if (lane == 3) b = "0x7fc00001";
+    else if (lane == 26) b = "0x7fc00000";
+    else if (lane == 9) b = "0x00000000";
+    else if (lane == 20) b = "0x80000000";
+    else {
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "0x%08x", f32_bits(-float(lane + 100)));
+      b = buf;
+    }
+    bits.push_back(b);
+  }
+  std::string input = "bits:";
+  for (size_t k = 0; k < bits.size(); ++k) input += (k ? "," : "") + bits[k];
+  const auto& out = out_bits(run("cg_reduce", {{"op", "less"}}, input));
+  for (int lane = 0; lane < 32; ++lane) {
+    if (lane == 3) CHECK(out[lane] == 0x7fc00001u);
+    else if (lane == 26) CHECK(out[lane] == 0x7fc00000u);
+    else if (lane <= 2) CHECK(as_f32(out[lane]) == -130.0f);
+    else CHECK(as_f32(out[lane]) == -131.0f);
+  }
+}
+
+TEST_CASE("cg_scan: §7 case 30, exclusive scans over tiles of 8", "[scenario][cg][semantics]") {
+  const Trace f = run("cg_scan", {{"tile", "8"}}, "random:4");
+  const auto& in = resolve_scenario({"cg_scan", {{"tile", "8"}}, "random:4"}).input_bits;
+  const auto& ex = out_bits(f);
+  const auto& inc = out_bits(f, "inclusive");
+  for (int lane = 0; lane < 32; ++lane) {
+    const int rank = lane % 8;
+    if (rank == 0) CHECK(ex[lane] == 0x00000000u);
+    else CHECK(ex[lane] == inc[lane - 1]);
+    (void)in;
+  }
+  const Trace i = run("cg_scan", {{"tile", "8"}, {"dtype", "i32"}}, "random:4");
+  const auto iex = out_ints(i), iinc = out_ints(i, "inclusive");
+  const auto& iin = resolve_scenario({"cg_scan", {{"dtype", "i32"}}, "random:4"}).input_bits;
+  for (int lane = 0; lane < 32; ++lane) {
+    CHECK(iex[lane] == iinc[lane] - as_i32(iin[lane]));
+    int64_t sum = 0;
+    for (int k = lane - lane % 8; k <= lane; ++k) sum += as_i32(iin[k]);
+    CHECK(iinc[lane] == sum);
+  }
+}
+
+TEST_CASE("coalesced: §7 case 31, odd lanes", "[scenario][cg][semantics]") {
+  const Trace t = run("coalesced");
+  const auto first = out_ints(t), down = out_ints(t, "shfl_down"), up = out_ints(t, "shfl_up"),
+             rank = out_ints(t, "rank");
+  for (int lane = 1; lane < 32; lane += 2) {
+    CHECK(first[lane] == 1);
+    CHECK(down[lane] == (lane == 31 ? 31 : lane + 2));
+    CHECK(up[lane] == (lane == 1 ? 1 : lane - 2));
+    CHECK(rank[lane] == lane / 2);
+  }
+  CHECK(t.steps[0].op == Op::ActiveMask);
+  CHECK(t.steps[0].lanes[1].out == 0xaaaaaaaau);  // §7 (c): __activemask() in an odd-lane branch
+}
+
+// ---------------------------------------------------------------------------
+// match, redux, bits
+// ---------------------------------------------------------------------------
+
+TEST_CASE("match: groups of equal values, match_all", "[scenario][match]") {
+  const ResolvedScenario r = resolve_scenario({"match", {}, ""});
+  const Trace t = run("match");
+  const auto any = out_ints(t);
+  for (int lane = 0; lane < 32; ++lane) {
+    uint32_t expected = 0;
+    for (int other = 0; other < 32; ++other)
+      if (r.input_bits[other] == r.input_bits[lane]) expected |= 1u << other;
+    CHECK(uint32_t(any[lane]) == expected);
+  }
+  CHECK(out_ints(t, "all")[0] == 0);
+  CHECK(out_ints(t, "pred")[0] == 0);
+  const Trace same = run("match", {}, "const:7");
+  CHECK(uint32_t(out_ints(same, "all")[4]) == 0xffffffffu);
+  CHECK(out_ints(same, "pred")[4] == 1);
+}
+
+TEST_CASE("match: §7 cases 22 and 23, bitwise comparison", "[scenario][match][semantics]") {
+  std::vector<std::string> zeros, nans, seven;
+  for (int lane = 0; lane < 32; ++lane) {
+    zeros.push_back(lane % 2 ? "0x80000000" : "0x00000000");
+    nans.push_back(lane % 2 ? "0x7fc00001" : "0x7fc00000");
+    seven.push_back(lane == 5 ? "8" : "7");
+  }
+  for (const auto& items : {zeros, nans}) {
+    std::string input = "bits:";
+    for (size_t k = 0; k < items.size(); ++k) input += (k ? "," : "") + items[k];
+    const auto any = out_ints(run("match", {{"dtype", "f32"}}, input));
+    for (int lane = 0; lane < 32; ++lane) CHECK(uint32_t(any[lane]) == (lane % 2 ? 0xaaaaaaaau : 0x55555555u));
+  }
+  const Trace t = run("match", {}, values_list(seven));
+  for (int64_t v : out_ints(t, "all")) CHECK(v == 0);
+  for (int64_t v : out_ints(t, "pred")) CHECK(v == 0);
+  // 64-bit values that differ only in the high word do not match.
+  std::string wide = "bits:";
+  for (int lane = 0; lane < 32; ++lane) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%s0x%08x00000001", lane ? "," : "", lane % 2 ? 0x40000000u : 0x3ff00000u);
+    wide += buf;
+  }
+  const auto any64 = out_ints(run("match", {{"dtype", "f64"}}, wide));
+  CHECK(uint32_t(any64[0]) == 0x55555555u);
+}
+
+TEST_CASE("redux: §7 case 24 and a sub-mask", "[scenario][redux][semantics]") {
+  const Trace wrap = run("redux", {}, "const:2147483647");
+  CHECK(uint32_t(out_ints(wrap)[0]) == 0xffffffe0u);
+  std::vector<std::string> centred;
+  for (int lane = 0; lane < 32; ++lane) centred.push_back(std::to_string(lane - 16));
+  const Trace s = run("redux", {}, values_list(centred));
+  CHECK(out_ints(s, "min")[0] == -16);
+  CHECK(out_ints(s, "max")[0] == 15);
+  std::string as_unsigned = "bits:";
+  for (int lane = 0; lane < 32; ++lane) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%s0x%08x", lane ? "," : "", uint32_t(lane - 16));
+    as_unsigned += buf;
+  }
+  const Trace u = run("redux", {{"dtype", "u32"}}, as_unsigned);
+  CHECK(uint32_t(out_ints(u, "min")[0]) == 0u);
+  CHECK(uint32_t(out_ints(u, "max")[0]) == 0xffffffffu);
+  const Trace sub = run("redux", {{"mask", "0xff"}}, "iota");
+  CHECK(out_ints(sub)[0] == 28);
+  CHECK(out_ints(sub, "or")[7] == 7);
+  CHECK(out_ints(sub)[8] == 0);  // lane 8 is outside the mask and wrote nothing
+}
+
+TEST_CASE("bits: §7 cases 25 and 26", "[scenario][bits][semantics]") {
+  const Trace t = run("bits");
+  const auto fns = out_ints(t, "fns");
+  CHECK(fns[1] == 4);
+  CHECK(uint32_t(fns[24]) == 0xffffffffu);
+  const auto fns_down = out_ints(run("bits", {{"fns_offset", "-1"}}), "fns");
+  CHECK(fns_down[3] == 0);
+  CHECK(fns_down[8] == 7);
+  std::string input = "bits:0x00000000,0x80000000,0x00000006,0xffffffff";
+  for (int lane = 4; lane < 32; ++lane) input += ",0x00000001";
+  const Trace b = run("bits", {}, input);
+  CHECK(out_ints(b, "ffs")[0] == 0);
+  CHECK(out_ints(b, "ffs")[1] == 32);
+  CHECK(out_ints(b, "clz")[0] == 32);
+  CHECK(uint32_t(out_ints(b, "brev")[2]) == 0x60000000u);
+  CHECK(out_ints(b)[3] == 32);
+}
+
+// ---------------------------------------------------------------------------
+// The shuffle playground: every §7 shuffle row through `shfl`
+// ---------------------------------------------------------------------------
+
+TEST_CASE("shfl: §7 cases 1-15", "[scenario][shfl][semantics]") {
+  CHECK(shfl({{"op", "up"}, {"arg", "3"}, {"width", "8"}}) ==
+        lanes({{0, 1, 2}, range(0, 4), {8, 9, 10}, range(8, 12), {16, 17, 18}, range(16, 20), {24, 25, 26}, range(24, 28)}));
+  CHECK(shfl({{"op", "down"}, {"arg", "3"}, {"width", "8"}}) ==
+        lanes({range(3, 7), {5, 6, 7}, range(11, 15), {13, 14, 15}, range(19, 23), {21, 22, 23}, range(27, 31), {29, 30, 31}}));
+  CHECK(shfl({{"op", "xor"}, {"arg", "9"}, {"width", "8"}}) ==
+        lanes({range(0, 7), {1, 0, 3, 2, 5, 4, 7, 6}, range(16, 23), {17, 16, 19, 18, 21, 20, 23, 22}}));
+  CHECK(shfl({{"op", "xor"}, {"arg", "16"}, {"width", "16"}}) == lanes({range(0, 15), range(0, 15)}));
+  CHECK(shfl({{"op", "idx"}, {"arg", "35"}}) == repeat_each({3}, 32));
+  CHECK(shfl({{"op", "idx"}, {"arg", "-1"}}) == repeat_each({31}, 32));
+  CHECK(shfl({{"op", "idx"}, {"arg", "10"}, {"width", "8"}}) == repeat_each({2, 10, 18, 26}, 8));
+  CHECK(shfl({{"op", "up"}, {"arg", "33"}}) == lanes({{0}, range(0, 30)}));
+  CHECK(shfl({{"op", "down"}, {"arg", "33"}}) == lanes({range(1, 31), {31}}));
+  CHECK(shfl({{"op", "up"}, {"arg", "32"}}) == range(0, 31));
+  CHECK(shfl({{"op", "xor"}, {"arg", "32"}}) == range(0, 31));
+  for (const char* op : {"idx", "up", "down"})
+    CHECK(shfl({{"op", op}, {"arg", "5"}, {"width", "1"}}) == range(0, 31));
+  // Width 1 with xor: the formula only bounds j from above (as in case 3), so a
+  // lane whose partner is lower reads it. §1.4 says "width 1 reads itself";
+  // the formula, which reproduced every measured row, disagrees for xor.
+  std::vector<int64_t> xor_w1;
+  for (int lane = 0; lane < 32; ++lane) xor_w1.push_back((lane ^ 5) < lane ? (lane ^ 5) : lane);
+  CHECK(shfl({{"op", "xor"}, {"arg", "5"}, {"width", "1"}}) == xor_w1);
+  CHECK(shfl({{"op", "up"}, {"arg", "4294967295"}}) == lanes({range(0, 30), {0}}));
+  CHECK(shfl({{"op", "down"}, {"arg", "1"}, {"width", "16"}}) == lanes({range(1, 15), {15}, range(17, 31), {31}}));
+  CHECK(shfl({{"op", "idx"}, {"arg", "5"}, {"width", "12"}}) == repeat_each({1, 5, 1, 5, 17, 21, 17, 21}, 4));
+  CHECK(shfl({{"op", "down"}, {"arg", "3"}, {"width", "12"}}) ==
+        lanes({range(3, 11), {9, 10, 11}, {15}, {13, 14, 15}, range(19, 27), {25, 26, 27}, {31}, {29, 30, 31}}));
+  CHECK(shfl({{"op", "idx"}, {"arg", "40"}, {"width", "64"}}) == repeat_each({8}, 32));
+}
+
+TEST_CASE("shfl: raw PTX c operands, §7 cases 16-18", "[scenario][shfl][semantics]") {
+  const Trace t16 = run("shfl", {{"op", "up"}, {"arg", "1"}, {"c", "0x1f"}});
+  CHECK(out_ints(t16) == range(0, 31));
+  for (int64_t p : out_ints(t16, "in_range")) CHECK(p == 0);
+  const Trace t17 = run("shfl", {{"op", "xor"}, {"arg", "9"}, {"c", "0x181f"}});
+  CHECK(out_ints(t17) == lanes({range(0, 7), {1, 0, 3, 2, 5, 4, 7, 6}, range(16, 23), {17, 16, 19, 18, 21, 20, 23, 22}}));
+  CHECK(out_ints(t17, "in_range") == repeat_each({0, 1, 0, 1}, 8));
+  CHECK(t17.steps[0].args.c == 0x181fu);
+  const Trace t18 = run("shfl", {{"op", "down"}, {"arg", "4"}, {"c", "0x0810"}});
+  CHECK(out_ints(t18) == lanes({range(4, 19), range(16, 31)}));
+  CHECK(out_ints(t18, "in_range") == repeat_each({1, 0}, 16));
+}
+
+TEST_CASE("shfl: §7 case 19, a double keeps all 64 bits", "[scenario][shfl][semantics]") {
+  std::string input = "bits:";
+  for (int lane = 0; lane < 32; ++lane) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%s0x%08x%08x", lane ? "," : "", 0x40000000u + lane, 0x1000u + lane);
+    input += buf;
+  }
+  const Trace t = run("shfl", {{"op", "down"}, {"arg", "1"}, {"dtype", "f64"}}, input);
+  const auto& out = out_bits(t);
+  for (int lane = 0; lane < 32; ++lane) {
+    const uint64_t src = uint64_t(lane < 31 ? lane + 1 : 31);
+    CHECK(out[lane] == (((0x40000000ull + src) << 32) | (0x1000ull + src)));
+  }
+  CHECK(t.steps[0].dtype == DType::F64);
+}
+
+TEST_CASE("shfl: reads from inactive lanes are undefined and marked", "[scenario][shfl][undefined]") {
+  // §1.5 / §7 (a): lanes 0-15 run shfl_down(0xffff, v, 8); lanes 8-15 read 16-23.
+  const Trace t = run("shfl", {{"op", "down"}, {"arg", "8"}, {"mask", "0x0000ffff"}});
+  const TraceStep& s = t.steps[0];
+  for (int lane = 0; lane < 32; ++lane) {
+    if (lane < 8) {
+      CHECK(s.lanes[lane].active());
+      CHECK_FALSE(s.lanes[lane].undefined());
+      CHECK(as_i32(s.lanes[lane].out) == lane + 8);
+    } else if (lane < 16) {
+      CHECK(s.lanes[lane].undefined());
+      CHECK(s.lanes[lane].src == lane + 8);
+    } else {
+      CHECK_FALSE(s.lanes[lane].active());
+    }
+  }
+  // Executing lanes outside their own mask are undefined too.
+  const Trace outside = run("shfl", {{"op", "xor"}, {"arg", "1"}, {"mask", "0x0000ffff"}, {"active", "0xffffffff"}});
+  CHECK(outside.steps[0].lanes[20].undefined());
+  CHECK_FALSE(outside.steps[0].lanes[3].undefined());
+}
+
+// ---------------------------------------------------------------------------
+// Bad requests
+// ---------------------------------------------------------------------------
+
+TEST_CASE("bad scenario requests name the valid choices", "[scenario][errors]") {
+  CHECK_THROWS_WITH(resolve_scenario({"warp_summ", {}, ""}), Catch::Contains("valid scenarios: test_shuffle, warp_sum"));
+  CHECK_THROWS_WITH(resolve_scenario({"warp_sum", {{"offset", "3"}}, ""}), Catch::Contains("valid parameters: dtype"));
+  CHECK_THROWS_WITH(resolve_scenario({"warp_sum", {{"dtype", "f16"}}, ""}), Catch::Contains("valid values are f32, i32"));
+  CHECK_THROWS_WITH(resolve_scenario({"shfl", {{"op", "rotate"}}, ""}), Catch::Contains("idx, up, down, xor"));
+  CHECK_THROWS_WITH(resolve_scenario({"shfl", {{"width", "wide"}}, ""}), Catch::Contains("not an integer"));
+  CHECK_THROWS_WITH(resolve_scenario({"shfl", {{"mask", "0x1ffffffff"}}, ""}), Catch::Contains("lane mask"));
+  CHECK_THROWS_WITH(resolve_scenario({"reduce_sum", {{"block", "100"}}, ""}), Catch::Contains("multiple of 32"));
+  CHECK_THROWS_WITH(resolve_scenario({"reduce_sum", {{"n", "0"}}, ""}), Catch::Contains("out of range"));
+  CHECK_THROWS_WITH(resolve_scenario({"warp_sum", {}, "values:1,2,3"}), Catch::Contains("needs exactly 32"));
+  CHECK_THROWS_WITH(resolve_scenario({"warp_sum", {}, "squares"}), Catch::Contains("valid forms"));
+  CHECK_THROWS_WITH(resolve_scenario({"warp_sum", {{"dtype", "i32"}}, "const:1.5"}), Catch::Contains("not a i32 value"));
+  std::string too_wide = "bits:0xfffffffff";
+  for (int lane = 1; lane < 32; ++lane) too_wide += ",0x0";
+  CHECK_THROWS_WITH(resolve_scenario({"warp_sum", {}, too_wide}), Catch::Contains("item 0 '0xfffffffff' is not a hex bit pattern"));
+}
+
+TEST_CASE("width 12 runs, with a note that the C++ API calls it undefined", "[scenario][shfl]") {
+  const ResolvedScenario r = resolve_scenario({"shfl", {{"width", "12"}}, ""});
+  REQUIRE(r.notes.size() == 1);
+  CHECK(r.notes[0].find("undefined in the CUDA C++ API") != std::string::npos);
+  CHECK(r.notes[0].find("segmask 0x14") != std::string::npos);
+}
+
+TEST_CASE("every scenario runs with its defaults and records its source", "[scenario]") {
+  for (const ScenarioSpec& spec : scenario_specs()) {
+    INFO(spec.name);
+    const Trace t = run(spec.name);
+    if (spec.name != "bits") CHECK(!t.steps.empty());  // bit intrinsics are per lane, not warp steps
+    CHECK(t.output("out") != nullptr);
+    CHECK(!t.meta.source_text.empty());
+    CHECK(t.meta.source_text.find(spec.kernel) != std::string::npos);
+    for (const TraceStep& s : t.steps) {
+      CHECK(s.line > 0);
+      CHECK(s.line <= uint32_t(std::count(t.meta.source_text.begin(), t.meta.source_text.end(), '\n') + 1));
+    }
+  }
+}

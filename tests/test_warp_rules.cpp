@@ -504,7 +504,8 @@ TEST_CASE("case 22: match_any compares bits: +0 / -0 and NaN payloads differ", "
       {0x00000000u, 0x80000000u},  // +0.f / -0.f
       {0x7fc00000u, 0x7fc00001u},  // two NaN payloads
   };
-  for (auto [even, odd] : even_odd) {
+  for (const auto& values : even_odd) {
+    const uint64_t even = values.first, odd = values.second;
     TraceStep step =
         make_step(Op::MatchAny, DType::F32, kFull, [&](int lane) { return lane & 1 ? odd : even; });
     apply_step(step);

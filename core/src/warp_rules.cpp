@@ -98,16 +98,19 @@ ShflSelection shfl_select(Op op, int lane, uint32_t b, uint32_t c) {
 void apply_shuffle(TraceStep& step) {
   clear_results(step);
   if (!op_is_shuffle(step.op)) return;
-  const uint32_t c = shfl_c_operand(step.op, step.args.width);
-  step.args.c = c;
+  // A raw PTX shuffle carries its own c; intrinsics build it from width.
+  if (!(step.step_flags & kStepRawOperandC)) step.args.c = shfl_c_operand(step.op, step.args.width);
+  const uint32_t c = step.args.c;
   // The source's delta/srcLane/laneMask is an int or unsigned; the conversion keeps
-  // the low bits, which are all PTX looks at.
-  const uint32_t b = static_cast<uint32_t>(step.args.b);
+  // the low bits, which are all PTX looks at. b is a register: it may differ by lane.
+  const bool per_lane_b = step.step_flags & kStepPerLaneOperand;
+  const uint32_t uniform_b = static_cast<uint32_t>(step.args.b);
   const uint32_t readable = active_lanes(step) & step.mask;
 
   for (int lane = 0; lane < kWarpSize; ++lane) {
     LaneRecord& rec = step.lanes[lane];
     if (!rec.active()) continue;
+    const uint32_t b = per_lane_b ? rec.addr : uniform_b;
     const ShflSelection sel = shfl_select(step.op, lane, b, c);
     rec.src = static_cast<int8_t>(sel.src);
     if (sel.in_range) set_flag(rec, kLaneOk);
