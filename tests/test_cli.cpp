@@ -1,1 +1,195 @@
+// warpviz-cli end to end: the commands a user types, their output and exit codes.
+#include <sys/wait.h>
+
+#include <array>
+#include <bit>
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;  // stdout and stderr together
+};
+
+CommandResult cli(const std::string& args) {
+  const std::string command = std::string(WARPVIZ_CLI_PATH) + " " + args + " 2>&1";
+  CommandResult r;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 65536> buffer;
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.out.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// stdout only, for JSON.
+std::string cli_stdout(const std::string& args, int* exit_code = nullptr) {
+  const std::string command = std::string(WARPVIZ_CLI_PATH) + " " + args + " 2>/dev/null";
+  std::string out;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 65536> buffer;
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  if (exit_code) *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+std::string hex32(float f) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", std::bit_cast<uint32_t>(f));
+  return buf;
+}
+
+fs::path temp_dir() {
+  const fs::path dir = fs::temp_directory_path() / ("warpviz_cli_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("run warp_sum --input iota --json: offsets, sources and outputs", "[cli][acceptance]") {
+  int code = -1;
+  const auto j = nlohmann::json::parse(cli_stdout("run warp_sum --input iota --json", &code));
+  CHECK(code == 0);
+  CHECK(j["format"] == "warpviz-trace");
+  CHECK(j["scenario"] == "warp_sum");
+  CHECK(j["dtype"] == "f32");
+  CHECK(j["backend"] == "cpu");
+  REQUIRE(j["steps"].size() == 5);
+  const int offsets[] = {16, 8, 4, 2, 1};
+  for (int s = 0; s < 5; ++s) {
+    const auto& step = j["steps"][s];
+    CHECK(step["op"] == "shfl.down");
+    CHECK(step["args"]["delta"] == offsets[s]);
+    CHECK(step["mask"] == "0xffffffff");
+    REQUIRE(step["lanes"].size() == 32);
+    for (int lane = 0; lane < 32; ++lane) {
+      const auto& l = step["lanes"][lane];
+      CHECK(l["lane"] == lane);
+      CHECK(l["src"] == (lane + offsets[s] < 32 ? lane + offsets[s] : lane));
+      CHECK(l["ok"] == (lane + offsets[s] < 32));
+    }
+  }
+  const auto& out = j["outputs"]["out"];
+  REQUIRE(out.size() == 32);
+  for (int lane = 0; lane < 32; ++lane) CHECK(out[lane] == hex32(float(496 + 16 * lane)));
+  CHECK(j["source"]["path"] == "kernels/warp_shuffle.cu");
+}
+
+TEST_CASE("run test_shuffle --json: 2.0 in lane 0, 10.0 in lane 5, and the seed's claim", "[cli][acceptance]") {
+  const auto j = nlohmann::json::parse(cli_stdout("run test_shuffle --json"));
+  CHECK(j["outputs"]["out"][0] == hex32(2.0f));
+  CHECK(j["outputs"]["out"][5] == hex32(10.0f));
+  const CommandResult summary = cli("run test_shuffle");
+  CHECK(summary.exit_code == 0);
+  CHECK(summary.out.find("seed claim DIFFERS FROM THE HARDWARE") != std::string::npos);
+  CHECK(summary.out.find("the sm_90 rules give: 2") != std::string::npos);
+}
+
+TEST_CASE("§7 shuffle cases through the CLI playground", "[cli][semantics]") {
+  // Case 13, width 12, with its note.
+  const CommandResult w12 = cli("run shfl --set op=idx --set arg=5 --set width=12");
+  CHECK(w12.exit_code == 0);
+  CHECK(w12.out.find("undefined in the CUDA C++ API") != std::string::npos);
+  CHECK(w12.out.find("out (i32): 1 1 1 1 5 5 5 5 1 1 1 1 5 5 5 5 17 17 17 17 21 21 21 21 17 17 17 17 21 21 21 21") !=
+        std::string::npos);
+  // Case 5: srcLane 35 reads lane 3.
+  const auto j = nlohmann::json::parse(cli_stdout("run shfl --set op=idx --set arg=35 --json"));
+  for (const auto& v : j["outputs"]["out"]) CHECK(v == "0x00000003");
+  CHECK(j["steps"][0]["args"]["srcLane"] == 35);
+}
+
+TEST_CASE("list shows every scenario and its parameters", "[cli]") {
+  const CommandResult r = cli("list");
+  CHECK(r.exit_code == 0);
+  for (const char* name : {"test_shuffle", "warp_sum", "warp_sum_xor", "warp_max", "shfl", "reduce_sum", "reduce_int",
+                           "vote", "compact", "match", "redux", "cg_reduce"})
+    CHECK(r.out.find(name) != std::string::npos);
+  const auto j = nlohmann::json::parse(cli_stdout("list --json"));
+  bool found_width = false;
+  for (const auto& s : j)
+    if (s["name"] == "shfl")
+      for (const auto& p : s["params"])
+        if (p["name"] == "width") found_width = p["default"] == "32";
+  CHECK(found_width);
+}
+
+TEST_CASE("files: -o writes .wvt or .json, dump and diff read them", "[cli][files]") {
+  const fs::path dir = temp_dir();
+  const std::string wvt = (dir / "a.wvt").string(), json = (dir / "a.json").string(),
+                    other = (dir / "b.wvt").string();
+  REQUIRE(cli("run warp_sum -o " + wvt).exit_code == 0);
+  REQUIRE(cli("run warp_sum -o " + json).exit_code == 0);
+  REQUIRE(cli("run warp_sum --input random:9 -o " + other).exit_code == 0);
+  std::ifstream head(json);
+  CHECK(head.get() == '{');
+
+  const CommandResult dump = cli("dump " + wvt);
+  CHECK(dump.exit_code == 0);
+  CHECK(dump.out.find("shfl.down") != std::string::npos);
+  CHECK(nlohmann::json::parse(cli_stdout("dump " + json + " --json"))["steps"].size() == 5);
+
+  const CommandResult same = cli("diff " + wvt + " " + json);
+  CHECK(same.exit_code == 0);
+  const CommandResult differ = cli("diff " + wvt + " " + other);
+  CHECK(differ.exit_code == 1);
+  CHECK(differ.out.find("lane") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("bad input: clear messages and exit 2", "[cli][errors]") {
+  const CommandResult unknown = cli("run warp_summ");
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.out.find("valid scenarios: test_shuffle") != std::string::npos);
+  const CommandResult param = cli("run warp_sum --set offset=3");
+  CHECK(param.exit_code == 2);
+  CHECK(param.out.find("valid parameters: dtype") != std::string::npos);
+  const CommandResult input = cli("run warp_sum --input squares");
+  CHECK(input.exit_code == 2);
+  CHECK(input.out.find("valid forms") != std::string::npos);
+  const CommandResult backend = cli("run warp_sum --backend tpu");
+  CHECK(backend.exit_code == 2);
+  CHECK(cli("frobnicate").exit_code == 2);
+  CHECK(cli("run warp_sum --bogus").exit_code == 2);
+
+  const fs::path dir = temp_dir();
+  const fs::path junk = dir / "junk.wvt";
+  std::ofstream(junk) << "definitely not a trace";
+  const CommandResult corrupt = cli("dump " + junk.string());
+  CHECK(corrupt.exit_code == 2);
+  CHECK(corrupt.out.find("not a warpviz trace") != std::string::npos);
+  const CommandResult missing = cli("dump " + (dir / "missing.wvt").string());
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.out.find("cannot open") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("--backend cuda without a CUDA backend: a message, exit 2", "[cli][errors]") {
+  const CommandResult r = cli("run warp_sum --backend cuda");
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.find("--backend cuda") != std::string::npos);
+  CHECK(cli("run warp_sum --backend cpu").exit_code == 0);
+}
+
+TEST_CASE("every command has --help", "[cli]") {
+  for (const char* command : {"list", "run", "dump", "diff", "bench"}) {
+    const CommandResult r = cli(std::string(command) + " --help");
+    INFO(command);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("usage: warpviz-cli") != std::string::npos);
+  }
+  CHECK(cli("--help").exit_code == 0);
+}
