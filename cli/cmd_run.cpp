@@ -40,7 +40,7 @@ std::vector<uint32_t> parse_index_list(const std::string& option, const std::str
   return list;
 }
 
-void print_summary(const ResolvedScenario& resolved, const Trace& trace) {
+void print_summary(const Trace& trace) {
   std::cout << trace.meta.scenario << " on " << trace.meta.device << ": " << trace.steps.size()
             << " steps recorded" << (trace.overflow ? " (overflow: the recorder ran out of room)" : "") << "\n";
   for (const TraceOutput& out : trace.outputs) {
@@ -114,7 +114,7 @@ int run_run(const Args& args) {
     std::cerr << "wrote " << out_path << " (" << trace.steps.size() << " steps)\n";
   }
   if (json) std::cout << trace_to_json(trace) << "\n";
-  if (!json && out_path.empty()) print_summary(resolved, trace);
+  if (!json && out_path.empty()) print_summary(trace);
   print_seed_claims(resolved, trace, json || !out_path.empty() ? std::cerr : std::cout);
   return 0;
 }

@@ -177,7 +177,7 @@ TEST_CASE("bad input: clear messages and exit 2", "[cli][errors]") {
   fs::remove_all(dir);
 }
 
-TEST_CASE("--backend cuda without a CUDA backend: a message, exit 2", "[cli][errors]") {
+TEST_CASE("backend cuda without a CUDA backend: a message, exit 2", "[cli][errors]") {
   const CommandResult r = cli("run warp_sum --backend cuda");
   CHECK(r.exit_code == 2);
   CHECK(r.out.find("--backend cuda") != std::string::npos);

@@ -5,11 +5,14 @@
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "warpviz/backends.h"
 #include "warpviz/scenario.h"
+#include "warpviz/trace_diff.h"
+#include "warpviz/trace_io.h"
 
 using namespace warpviz;
 
@@ -613,5 +616,28 @@ TEST_CASE("every scenario runs with its defaults and records its source", "[scen
       CHECK(s.line > 0);
       CHECK(s.line <= uint32_t(std::count(t.meta.source_text.begin(), t.meta.source_text.end(), '\n') + 1));
     }
+  }
+}
+
+TEST_CASE("every scenario's trace survives binary and JSON round trips", "[scenario][io]") {
+  for (const ScenarioSpec& spec : scenario_specs()) {
+    INFO(spec.name);
+    std::vector<std::pair<std::string, std::string>> sets;
+    if (spec.name == "shfl") sets = {{"c", "0x181f"}, {"op", "xor"}, {"arg", "9"}};  // a raw PTX step
+    const Trace t = run(spec.name, sets);
+    std::stringstream binary;
+    write_trace_binary(t, binary);
+    const Trace from_binary = read_trace_binary(binary, "mem.wvt");
+    const Trace from_json = trace_from_json(trace_to_json(t), "mem.json");
+    TraceDiffOptions all;
+    all.compare_meta = true;
+    all.skip_undefined = false;
+    CHECK(diff_traces(t, from_binary, all).empty());
+    CHECK(diff_traces(t, from_json, all).empty());
+    for (size_t s = 0; s < t.steps.size(); ++s) {
+      CHECK(from_binary.steps[s].step_flags == t.steps[s].step_flags);
+      CHECK(from_json.steps[s].step_flags == t.steps[s].step_flags);
+    }
+    CHECK(from_json.meta.source_text == t.meta.source_text);
   }
 }

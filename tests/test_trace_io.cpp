@@ -538,7 +538,7 @@ TEST_CASE("binary form: resealed random damage never crashes", "[trace][io][bina
 
   // A step count of 2^60 must be refused before anything is allocated for it.
   std::string huge = good;
-  const size_t step_count_at = good.size() - 8 - (39 + 32 * 10) - (39 + 32 * 23) - 8;
+  const size_t step_count_at = good.size() - 8 - (40 + 32 * 10) - (40 + 32 * 23) - 8;  // two steps of 40-byte headers
   REQUIRE(huge[step_count_at] == 2);
   store_le64(huge, step_count_at, 1ull << 60);
   reseal(huge);

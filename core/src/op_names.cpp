@@ -38,4 +38,16 @@ bool parse_op(const std::string& name, Op* out) {
   return false;
 }
 
+DType op_result_dtype(Op op, DType step_dtype) {
+  switch (op) {
+    case Op::Ballot:
+    case Op::Any:
+    case Op::All:
+    case Op::ActiveMask:
+    case Op::MatchAny:
+    case Op::MatchAll: return DType::U32;
+    default: return step_dtype;
+  }
+}
+
 }  // namespace warpviz

@@ -31,7 +31,7 @@
 //     count         u64
 //     each step:    block u32, warp u32, seq u32, line u32, mask u32,
 //                   op u8, dtype u8, layout u8,
-//                   args: b i64, width i32, c u32            (39 bytes so far)
+//                   args: b i64, width i32, c u32, step flags u8  (40 bytes so far)
 //                   then 32 lanes, each:
 //                     in, out   4 bytes each, 8 with layout bit kWideValues
 //                     src i8, flags u8
@@ -66,7 +66,7 @@ constexpr uint8_t kMemory = 2;      // lanes carry addr and bytes
 constexpr uint8_t kKnownLayoutBits = kWideValues | kMemory;
 constexpr uint8_t kKnownLaneFlags = kLaneActive | kLaneOk | kLaneUndefined;
 
-constexpr size_t kStepHeaderBytes = 5 * 4 + 3 + 8 + 4 + 4;
+constexpr size_t kStepHeaderBytes = 5 * 4 + 3 + 8 + 4 + 4 + 1;
 constexpr size_t kMinLaneBytes = 4 + 4 + 1 + 1;
 constexpr size_t kMinStepBytes = kStepHeaderBytes + kWarpSize * kMinLaneBytes;
 
@@ -198,6 +198,7 @@ void write_step(ByteWriter& w, const TraceStep& s) {
   store_u64(p + 23, uint64_t(s.args.b));
   store_u32(p + 31, uint32_t(s.args.width));
   store_u32(p + 35, s.args.c);
+  p[39] = s.step_flags;
   p += kStepHeaderBytes;
   const bool wide = layout & kWideValues, memory = layout & kMemory;
   for (const LaneRecord& l : s.lanes) {
@@ -392,6 +393,9 @@ void read_steps(ByteReader& r, Trace& t) {
     s.args.b = int64_t(load_u64(h + 23));
     s.args.width = int32_t(load_u32(h + 31));
     s.args.c = load_u32(h + 35);
+    if (h[39] & ~(kStepPerLaneOperand | kStepRawOperandC))
+      r.corrupt("unknown step flags " + std::to_string(h[39]) + " in " + where());
+    s.step_flags = h[39];
 
     const size_t lanes_size = kWarpSize * lane_bytes(layout);
     if (r.available() < lanes_size) {

@@ -16,18 +16,6 @@ namespace {
 
 // Ops whose result is a lane mask or a bool: their "out" is u32 whatever the
 // step dtype (same rule as the JSON form).
-DType result_dtype(Op op, DType step_dtype) {
-  switch (op) {
-    case Op::Ballot:
-    case Op::Any:
-    case Op::All:
-    case Op::ActiveMask:
-    case Op::MatchAny:
-    case Op::MatchAll: return DType::U32;
-    default: return step_dtype;
-  }
-}
-
 std::string show(DType t, uint64_t bits) {
   // A 32-bit value with high bits (never produced, but possible in a file) shows
   // all of them so the difference stays visible.
@@ -106,8 +94,8 @@ void diff_lane(const TraceStep& sa, const TraceStep& sb, int lane, bool skip_und
   c.check(a.src, b.src, at + "src", show_src);
   if (a.in != b.in) c.add(at + "in", show(sa.dtype, a.in), show(sb.dtype, b.in));
   if (a.out != b.out)
-    c.add(at + "out", show(result_dtype(sa.op, sa.dtype), a.out),
-          show(result_dtype(sb.op, sb.dtype), b.out));
+    c.add(at + "out", show(op_result_dtype(sa.op, sa.dtype), a.out),
+          show(op_result_dtype(sb.op, sb.dtype), b.out));
   c.check(a.addr, b.addr, at + "addr", show_u32);
   c.check(a.bytes, b.bytes, at + "bytes", [](uint8_t v) { return std::to_string(v); });
 }
@@ -122,7 +110,8 @@ void diff_step(size_t index, const TraceStep& a, const TraceStep& b, bool skip_u
   const bool header_equal = a.block == b.block && a.warp == b.warp && a.seq == b.seq &&
                             a.op == b.op && a.line == b.line && a.mask == b.mask &&
                             a.dtype == b.dtype && a.args.b == b.args.b &&
-                            a.args.width == b.args.width && a.args.c == b.args.c;
+                            a.args.width == b.args.width && a.args.c == b.args.c &&
+                            a.step_flags == b.step_flags;
   bool lanes_same = true;
   for (int i = 0; i < kWarpSize && lanes_same; ++i) lanes_same = lanes_equal(a.lanes[i], b.lanes[i]);
   if (header_equal && lanes_same) return;  // the common case, without building strings
@@ -139,6 +128,7 @@ void diff_step(size_t index, const TraceStep& a, const TraceStep& b, bool skip_u
   c.check(a.args.b, b.args.b, at + "args.b", [](int64_t v) { return std::to_string(v); });
   c.check(a.args.width, b.args.width, at + "args.width", [](int32_t v) { return std::to_string(v); });
   c.check(a.args.c, b.args.c, at + "args.c", [](uint32_t v) { return format_hex(DType::U32, v); });
+  c.check(a.step_flags, b.step_flags, at + "step flags", [](uint8_t f) { return std::to_string(f); });
   for (int lane = 0; lane < kWarpSize; ++lane)
     if (!lanes_equal(a.lanes[lane], b.lanes[lane])) diff_lane(a, b, lane, skip_undefined, where, c);
 }

@@ -20,18 +20,6 @@ namespace {
 // ---- formatting ---------------------------------------------------------------
 
 // Same rule as the JSON form: mask/bool results are u32.
-DType result_dtype(Op op, DType step_dtype) {
-  switch (op) {
-    case Op::Ballot:
-    case Op::Any:
-    case Op::All:
-    case Op::ActiveMask:
-    case Op::MatchAny:
-    case Op::MatchAll: return DType::U32;
-    default: return step_dtype;
-  }
-}
-
 // Lane masks read best as hex even in decimal mode.
 bool result_is_mask(Op op) {
   return op == Op::Ballot || op == Op::ActiveMask || op == Op::MatchAny || op == Op::MatchAll;
@@ -118,7 +106,7 @@ void dump_step(size_t index, const TraceStep& s, std::ostream& out, const DumpOp
       << " mask=" << format_hex(DType::U32, s.mask) << "  dtype " << dtype_name(s.dtype) << "\n";
 
   const bool shared = op_is_shared(s.op);
-  const DType out_type = result_dtype(s.op, s.dtype);
+  const DType out_type = op_result_dtype(s.op, s.dtype);
   std::vector<std::string> titles = {"lane", "active", "in", "src", "ok", "out"};
   if (shared) {
     titles.push_back("addr");

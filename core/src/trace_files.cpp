@@ -43,10 +43,9 @@ void save_trace(const Trace& trace, const std::string& path) {
     } else {
       write_trace_binary(trace, out);
     }
-    out.flush();
+    out.close();  // flushes; a full disk shows up here
     if (!out) {
       const int err = errno;
-      out.close();
       std::remove(tmp.c_str());
       throw TraceFileError("cannot write " + path + ": " + error_text(err));
     }

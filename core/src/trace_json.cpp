@@ -27,6 +27,7 @@
 // whose lanes carry a nonzero one. Unknown keys elsewhere are ignored.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -39,18 +40,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr const char* kFormatName = "warpviz-trace";
-
-DType out_dtype(Op op, DType step_dtype) {
-  switch (op) {
-    case Op::Ballot:
-    case Op::Any:
-    case Op::All:
-    case Op::ActiveMask:
-    case Op::MatchAny:
-    case Op::MatchAll: return DType::U32;
-    default: return step_dtype;
-  }
-}
 
 const char* shuffle_b_key(Op op) {
   switch (op) {
@@ -66,6 +55,7 @@ bool lane_has_memory(const LaneRecord& l) { return l.addr != 0 || l.bytes != 0; 
 
 bool step_has_memory(const TraceStep& s) {
   if (op_is_shared(s.op)) return true;
+  if (s.step_flags & kStepPerLaneOperand) return false;  // addr holds each lane's b
   for (const LaneRecord& l : s.lanes)
     if (lane_has_memory(l)) return true;
   return false;
@@ -86,6 +76,8 @@ Json args_json(const TraceStep& s) {
     args[shuffle_b_key(s.op)] = s.args.b;
     args["width"] = s.args.width;
     args["c"] = format_hex(DType::U32, s.args.c);
+    if (s.step_flags & kStepRawOperandC) args["raw_c"] = true;
+    if (s.step_flags & kStepPerLaneOperand) args["per_lane_b"] = true;
   } else {
     if (s.args.b != defaults.b) args["b"] = s.args.b;
     if (s.args.width != defaults.width) args["width"] = s.args.width;
@@ -104,7 +96,7 @@ Json step_json(const TraceStep& s) {
   j["mask"] = format_hex(DType::U32, s.mask);
   j["dtype"] = dtype_name(s.dtype);
   j["args"] = args_json(s);
-  const DType result = out_dtype(s.op, s.dtype);
+  const DType result = op_result_dtype(s.op, s.dtype);
   const bool memory = step_has_memory(s);
   Json lanes = Json::array();
   for (int i = 0; i < kWarpSize; ++i) {
@@ -121,6 +113,7 @@ Json step_json(const TraceStep& s) {
       lane["addr"] = l.addr;
       lane["bytes"] = l.bytes;
     }
+    if (s.step_flags & kStepPerLaneOperand) lane["b"] = l.addr;
     lanes.push_back(std::move(lane));
   }
   j["lanes"] = std::move(lanes);
@@ -298,7 +291,7 @@ void read_args(const JsonReader& r, const Json& args, const JsonPath& path, Trac
   const char* b_key = shuffle ? shuffle_b_key(s.op) : "b";
   for (auto it = args.begin(); it != args.end(); ++it) {
     const std::string& k = it.key();
-    if (k != b_key && k != "width" && k != "c") {
+    if (k != b_key && k != "width" && k != "c" && !(shuffle && (k == "raw_c" || k == "per_lane_b"))) {
       const JsonPath bad = path / k.c_str();
       r.fail(bad, std::string("not an argument of ") + op_name(s.op));
     }
@@ -319,6 +312,10 @@ void read_args(const JsonReader& r, const Json& args, const JsonPath& path, Trac
                      : int32_t(r.integer(*width, width_path, std::numeric_limits<int32_t>::min(),
                                          std::numeric_limits<int32_t>::max()));
   s.args.c = c == args.end() ? defaults.c : uint32_t(r.hex(*c, c_path, DType::U32));
+  s.step_flags = 0;
+  if (shuffle && args.contains("raw_c") && r.boolean(args, "raw_c", path)) s.step_flags |= kStepRawOperandC;
+  if (shuffle && args.contains("per_lane_b") && r.boolean(args, "per_lane_b", path))
+    s.step_flags |= kStepPerLaneOperand;
 }
 
 void read_lane(const JsonReader& r, const Json& j, const JsonPath& path, const TraceStep& s,
@@ -332,13 +329,14 @@ void read_lane(const JsonReader& r, const Json& j, const JsonPath& path, const T
   if (r.boolean(j, "ok", path)) l.flags |= kLaneOk;
   if (r.boolean(j, "undefined", path)) l.flags |= kLaneUndefined;
   l.in = r.hex(j, "in", path, s.dtype);
-  l.out = r.hex(j, "out", path, out_dtype(s.op, s.dtype));
+  l.out = r.hex(j, "out", path, op_result_dtype(s.op, s.dtype));
   const JsonPath src_path = path / "src";
   const Json& src = r.member(j, src_path);
   l.src = src.is_null() ? int8_t(-1) : int8_t(r.integer(src, src_path, -128, 127));
   // Required where the op touches shared memory, optional (default 0) elsewhere.
   const bool shared = op_is_shared(s.op);
   if (shared || j.contains("addr")) l.addr = r.u32(j, "addr", path);
+  if (s.step_flags & kStepPerLaneOperand) l.addr = r.u32(j, "b", path);
   if (shared || j.contains("bytes")) {
     const JsonPath bytes_path = path / "bytes";
     l.bytes = uint8_t(r.integer(r.member(j, bytes_path), bytes_path, 0, 255));
@@ -448,8 +446,11 @@ Trace trace_from_json(const std::string& text, const std::string& name_for_error
   const JsonPath root;
   const JsonPath steps_path = root / "steps";
   const Json& steps = r.array(j, steps_path);
-  t.steps.resize(steps.size());
-  for (size_t i = 0; i < steps.size(); ++i) read_step(r, steps[i], steps_path[i], t.steps[i]);
+  // A real step is well over 1 KiB of JSON; bounding the reservation by the text
+  // keeps "[{},{},...]" from reserving 800 bytes per 3 bytes of input.
+  t.steps.reserve(std::min(steps.size(), text.size() / 1024));
+  for (size_t i = 0; i < steps.size(); ++i)
+    read_step(r, steps[i], steps_path[i], t.steps.emplace_back());
   read_outputs(r, j, t);
   return t;
 }

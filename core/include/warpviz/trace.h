@@ -42,6 +42,9 @@ const char* op_name(Op op);  // "shfl.idx", "shfl.up", ..., "ld.shared", "st.sha
 bool parse_op(const std::string& name, Op* out);
 inline bool op_is_shuffle(Op op) { return op <= Op::ShflXor; }
 inline bool op_is_shared(Op op) { return op == Op::LoadShared || op == Op::StoreShared; }
+// The type of a lane's "out": votes, activemask and match return a u32 mask or
+// flag; every other op returns the step's own type.
+DType op_result_dtype(Op op, DType step_dtype);
 
 // Per-lane flags.
 enum LaneFlag : uint8_t {
