@@ -19,8 +19,9 @@ struct CommandResult {
   std::string out;  // stdout and stderr together
 };
 
-CommandResult cli(const std::string& args) {
-  const std::string command = std::string(WARPVIZ_CLI_PATH) + " " + args + " 2>&1";
+// Runs warpviz-cli; stderr goes with stdout unless only stdout is wanted (JSON).
+CommandResult run_cli(const std::string& args, bool with_stderr) {
+  const std::string command = std::string(WARPVIZ_CLI_PATH) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
   CommandResult r;
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
@@ -32,18 +33,12 @@ CommandResult cli(const std::string& args) {
   return r;
 }
 
-// stdout only, for JSON.
+CommandResult cli(const std::string& args) { return run_cli(args, true); }
+
 std::string cli_stdout(const std::string& args, int* exit_code = nullptr) {
-  const std::string command = std::string(WARPVIZ_CLI_PATH) + " " + args + " 2>/dev/null";
-  std::string out;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 65536> buffer;
-  size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  if (exit_code) *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
+  const CommandResult r = run_cli(args, false);
+  if (exit_code) *exit_code = r.exit_code;
+  return r.out;
 }
 
 std::string hex32(float f) {

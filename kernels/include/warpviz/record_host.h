@@ -49,16 +49,21 @@ using dim3 = warpviz::Dim3;
 
 namespace warpviz::rec {
 
-template <class T>
-T shuffle(Op op, uint32_t line, unsigned mask, T var, int64_t b, int width) {
+inline emu::WarpOpRequest request(Op op, uint32_t line, unsigned mask, DType dtype, uint64_t value) {
   emu::WarpOpRequest r;
   r.op = op;
   r.line = line;
   r.mask = mask;
-  r.dtype = ValueBits<T>::dtype;
+  r.dtype = dtype;
+  r.value = value;
+  return r;
+}
+
+template <class T>
+T shuffle(Op op, uint32_t line, unsigned mask, T var, int64_t b, int width) {
+  emu::WarpOpRequest r = request(op, line, mask, ValueBits<T>::dtype, ValueBits<T>::to_bits(var));
   r.args.b = b;
   r.args.width = width;
-  r.value = ValueBits<T>::to_bits(var);
   return ValueBits<T>::from_bits(emu::warp_collective(r).value);
 }
 
@@ -82,29 +87,18 @@ T shfl_xor(uint32_t line, unsigned mask, T var, int lane_mask, int width = warpS
 // A raw PTX shfl.sync with an explicit c operand (the playground's "c" parameter).
 template <class T>
 T shfl_ptx(uint32_t line, Op op, unsigned mask, T var, uint32_t b, uint32_t c, bool* in_range) {
-  emu::WarpOpRequest r;
-  r.op = op;
-  r.line = line;
-  r.mask = mask;
-  r.dtype = ValueBits<T>::dtype;
+  emu::WarpOpRequest r = request(op, line, mask, ValueBits<T>::dtype, ValueBits<T>::to_bits(var));
   r.args.b = b;
   r.args.width = 0;
   r.args.c = c;
   r.step_flags = kStepRawOperandC;
-  r.value = ValueBits<T>::to_bits(var);
   const emu::WarpOpResult res = emu::warp_collective(r);
   if (in_range) *in_range = res.ok;
   return ValueBits<T>::from_bits(res.value);
 }
 
 inline uint32_t vote(Op op, uint32_t line, unsigned mask, int predicate) {
-  emu::WarpOpRequest r;
-  r.op = op;
-  r.line = line;
-  r.mask = mask;
-  r.dtype = DType::I32;
-  r.value = uint32_t(predicate);
-  return uint32_t(emu::warp_collective(r).value);
+  return uint32_t(emu::warp_collective(request(op, line, mask, DType::I32, uint32_t(predicate))).value);
 }
 inline unsigned ballot(uint32_t line, unsigned mask, int predicate) {
   return vote(Op::Ballot, line, mask, predicate);
@@ -115,22 +109,12 @@ inline unsigned activemask(uint32_t line) { return vote(Op::ActiveMask, line, 0,
 
 template <class T>
 unsigned match_any(uint32_t line, unsigned mask, T value) {
-  emu::WarpOpRequest r;
-  r.op = Op::MatchAny;
-  r.line = line;
-  r.mask = mask;
-  r.dtype = ValueBits<T>::dtype;
-  r.value = ValueBits<T>::to_bits(value);
+  const auto r = request(Op::MatchAny, line, mask, ValueBits<T>::dtype, ValueBits<T>::to_bits(value));
   return uint32_t(emu::warp_collective(r).value);
 }
 template <class T>
 unsigned match_all(uint32_t line, unsigned mask, T value, int* pred) {
-  emu::WarpOpRequest r;
-  r.op = Op::MatchAll;
-  r.line = line;
-  r.mask = mask;
-  r.dtype = ValueBits<T>::dtype;
-  r.value = ValueBits<T>::to_bits(value);
+  const auto r = request(Op::MatchAll, line, mask, ValueBits<T>::dtype, ValueBits<T>::to_bits(value));
   const emu::WarpOpResult res = emu::warp_collective(r);
   if (pred) *pred = res.ok ? 1 : 0;
   return uint32_t(res.value);
@@ -140,21 +124,12 @@ unsigned match_all(uint32_t line, unsigned mask, T value, int* pred) {
 template <class T>
 T redux(Op op, uint32_t line, unsigned mask, T value) {
   static_assert(sizeof(T) == 4 && std::is_integral_v<T>, "__reduce_*_sync takes int or unsigned");
-  emu::WarpOpRequest r;
-  r.op = op;
-  r.line = line;
-  r.mask = mask;
-  r.dtype = ValueBits<T>::dtype;
-  r.value = ValueBits<T>::to_bits(value);
+  const auto r = request(op, line, mask, ValueBits<T>::dtype, ValueBits<T>::to_bits(value));
   return ValueBits<T>::from_bits(emu::warp_collective(r).value);
 }
 
 inline void syncwarp(uint32_t line, unsigned mask = 0xffffffffu) {
-  emu::WarpOpRequest r;
-  r.op = Op::SyncWarp;
-  r.line = line;
-  r.mask = mask;
-  emu::warp_collective(r);
+  emu::warp_collective(request(Op::SyncWarp, line, mask, DType::I32, 0));
 }
 
 inline void syncthreads(uint32_t line) { emu::block_barrier(line); }
