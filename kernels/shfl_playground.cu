@@ -10,27 +10,16 @@
 
 enum ShflOp { SHFL_IDX = 0, SHFL_UP = 1, SHFL_DOWN = 2, SHFL_XOR = 3 };
 
-// shfl.sync with the c operand given directly, as PTX inline assembly would.
+// shfl.sync with the c operand given directly, as PTX inline assembly would:
+//     shfl.sync.{idx|up|down|bfly}.b32  d|p, a, b, c, membermask;
+// warpviz::rec::shfl_ptx issues exactly that (and records it), returning p too.
 template <typename T>
 __device__ T ptx_shfl(int op, unsigned mask, T v, unsigned b, unsigned c, int* in_range) {
-#if defined(__CUDACC__)
-    static_assert(sizeof(T) == 4, "raw PTX shuffles move 32 bits");
-    unsigned bits = *reinterpret_cast<unsigned*>(&v), d = 0, p = 0;
-    switch (op) {
-        case SHFL_IDX: asm volatile("{.reg .pred q; shfl.sync.idx.b32 %0|q, %2, %3, %4, %5; selp.u32 %1, 1, 0, q;}" : "=r"(d), "=r"(p) : "r"(bits), "r"(b), "r"(c), "r"(mask)); break;
-        case SHFL_UP: asm volatile("{.reg .pred q; shfl.sync.up.b32 %0|q, %2, %3, %4, %5; selp.u32 %1, 1, 0, q;}" : "=r"(d), "=r"(p) : "r"(bits), "r"(b), "r"(c), "r"(mask)); break;
-        case SHFL_DOWN: asm volatile("{.reg .pred q; shfl.sync.down.b32 %0|q, %2, %3, %4, %5; selp.u32 %1, 1, 0, q;}" : "=r"(d), "=r"(p) : "r"(bits), "r"(b), "r"(c), "r"(mask)); break;
-        default: asm volatile("{.reg .pred q; shfl.sync.bfly.b32 %0|q, %2, %3, %4, %5; selp.u32 %1, 1, 0, q;}" : "=r"(d), "=r"(p) : "r"(bits), "r"(b), "r"(c), "r"(mask)); break;
-    }
-    *in_range = int(p);
-    return *reinterpret_cast<T*>(&d);
-#else
     const warpviz::Op ops[] = {warpviz::Op::ShflIdx, warpviz::Op::ShflUp, warpviz::Op::ShflDown, warpviz::Op::ShflXor};
     bool p = false;
     T d = warpviz::rec::shfl_ptx(__LINE__, ops[op], mask, v, b, c, &p);
     *in_range = p ? 1 : 0;
     return d;
-#endif
 }
 
 template <typename T>

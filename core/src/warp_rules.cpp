@@ -267,6 +267,32 @@ void apply_syncwarp(TraceStep& step) {
   }
 }
 
+void finalize_recorded_step(TraceStep& step) {
+  const uint32_t active = active_lanes(step);
+  const bool shuffle = op_is_shuffle(step.op);
+  const bool has_predicate = shuffle || step.op == Op::MatchAll;
+  const bool per_lane_b = step.step_flags & kStepPerLaneOperand;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    LaneRecord& rec = step.lanes[lane];
+    if (!rec.active()) continue;
+    // __activemask() takes no mask; every other op is undefined for a caller
+    // outside its own mask.
+    bool undefined = step.op != Op::ActiveMask && !has_lane(step.mask, lane);
+    if (shuffle) {
+      const uint32_t b = per_lane_b ? rec.addr : static_cast<uint32_t>(step.args.b);
+      const ShflSelection sel = shfl_select(step.op, lane, b, step.args.c);
+      if (!has_lane(active & step.mask, sel.src)) {  // §1.5: an inactive or non-member source
+        undefined = true;
+        rec.src = static_cast<int8_t>(sel.src);
+      }
+    }
+    rec.flags = static_cast<uint8_t>(rec.flags & ~kLaneUndefined);
+    if (undefined) set_flag(rec, kLaneUndefined);
+    if (!has_predicate)
+      rec.flags = static_cast<uint8_t>(undefined ? (rec.flags & ~kLaneOk) : (rec.flags | kLaneOk));
+  }
+}
+
 void apply_step(TraceStep& step) {
   switch (step.op) {
     case Op::ShflIdx:

@@ -2,6 +2,10 @@
 
 #include "cpu_scenarios.h"
 
+#if defined(WARPVIZ_HAVE_CUDA)
+#include "warpviz/cuda_backend.h"
+#endif
+
 namespace warpviz {
 
 namespace {
@@ -31,10 +35,12 @@ std::optional<BackendChoice> parse_backend(std::string_view name) {
 }
 
 bool cuda_backend_available(std::string* why) {
-  // The GPU recorder lands with the "Record on a real GPU" work; until then no
-  // build of warpviz can record on a GPU.
-  if (why) *why = "this build of warpviz has no CUDA backend (GPU recording is not built in)";
+#if defined(WARPVIZ_HAVE_CUDA)
+  return cuda_device_present(nullptr, why);
+#else
+  if (why) *why = "this build of warpviz has no CUDA backend (nvcc was not found when it was configured)";
   return false;
+#endif
 }
 
 Trace run_scenario_cpu(const ResolvedScenario& scenario, const emu::RecordFilter& filter,
@@ -55,13 +61,22 @@ Trace run_scenario_cpu(const ResolvedScenario& scenario, const emu::RecordFilter
 
 Trace run_scenario(const ResolvedScenario& scenario, const RunOptions& options, emu::LaunchStats* stats) {
   std::string why;
+  bool use_cuda = false;
   switch (options.backend) {
     case BackendChoice::Cuda:
       if (!cuda_backend_available(&why)) throw BackendUnavailable("--backend cuda: " + why);
-      [[fallthrough]];
-    case BackendChoice::Auto:
+      use_cuda = true;
+      break;
+    case BackendChoice::Auto: use_cuda = cuda_backend_available(nullptr); break;
     case BackendChoice::Cpu: break;
   }
+#if defined(WARPVIZ_HAVE_CUDA)
+  if (use_cuda) {
+    if (stats) *stats = emu::LaunchStats{};
+    return run_scenario_cuda(scenario, options.filter);
+  }
+#endif
+  (void)use_cuda;
   return run_scenario_cpu(scenario, options.filter, stats);
 }
 

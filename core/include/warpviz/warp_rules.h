@@ -35,6 +35,14 @@ void apply_redux(TraceStep& step);      // __reduce_*_sync: I32 signed, U32 unsi
 void apply_syncwarp(TraceStep& step);   // no values; marks lanes outside mask undefined
 void apply_step(TraceStep& step);       // dispatches on step.op (shared-memory ops: no-op)
 
+// A step a GPU recorded holds what the hardware gave: in, out, the lane each
+// lane read from (its id, shuffled alongside), p / pred, and which lanes ran.
+// This marks what the spec leaves undefined, exactly as apply_step would, and
+// sets kLaneOk to "defined" for ops without a predicate of their own. An
+// undefined shuffle read gets the formula's source lane (the hardware's lane-id
+// shuffle read garbage too).
+void finalize_recorded_step(TraceStep& step);
+
 // Bit intrinsics (crt/device_functions.h, PTX fns).
 int popc(uint32_t x);
 int ffs(uint32_t x);   // 1-based lowest set bit, 0 for 0

@@ -12,6 +12,8 @@
 #include "warpviz/warp_scheduler.h"
 
 namespace warpviz {
+// A namespace of its own, so the GPU backend's Session never collides with this one.
+inline namespace cpu_backend {
 
 template <class T>
 class DeviceArray {
@@ -84,4 +86,5 @@ class Session {
 using ScenarioRunner = void (*)(Session&);
 using RunnerTable = std::map<std::string, ScenarioRunner>;
 
+}  // namespace cpu_backend
 }  // namespace warpviz

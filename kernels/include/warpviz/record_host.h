@@ -1,5 +1,6 @@
 // Host-compiler side of record.cuh: CUDA's built-ins, warp intrinsics and
-// cooperative groups on top of the CPU emulator (warp_scheduler.h).
+// cooperative groups on top of the CPU emulator (warp_scheduler.h). Its twin
+// for nvcc is record_device.cuh: the same names, recorded on a real GPU.
 //
 // [SECTION] CUDA keywords and built-in variables
 // [SECTION] Recorded warp intrinsics
@@ -134,6 +135,10 @@ inline void syncwarp(uint32_t line, unsigned mask = 0xffffffffu) {
 
 inline void syncthreads(uint32_t line) { emu::block_barrier(line); }
 
+inline uint32_t lane_id() { return emu::current_thread().lane; }
+inline uint32_t thread_linear() { return emu::current_thread().linear_tid; }
+inline uint32_t block_size() { return uint32_t(emu::current_thread().block_dim.count()); }
+
 }  // namespace warpviz::rec
 
 // ============================================================================
@@ -176,4 +181,4 @@ inline unsigned __lanemask_lt() {
 #define __syncwarp(...) ::warpviz::rec::syncwarp(__LINE__ __VA_OPT__(, ) __VA_ARGS__)
 #define __syncthreads() ::warpviz::rec::syncthreads(__LINE__)
 
-#include "warpviz/cooperative_groups_host.h"
+#include "warpviz/cooperative_groups_rec.h"

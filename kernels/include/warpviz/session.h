@@ -4,7 +4,7 @@
 #pragma once
 
 #if defined(__CUDACC__)
-#error "warpviz: the CUDA session (GPU recording) is not part of this build yet"
+#include "warpviz/cuda_session.h"
 #else
 #include "warpviz/host_session.h"
 #endif

@@ -1,0 +1,123 @@
+// What a scenario's host code sees on the GPU backend: the same API as the
+// CPU's host_session.h, over cudaMalloc'd arrays and real launches that a
+// CudaRecording captures. nvcc only.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "warpviz/cuda_recording.h"
+#include "warpviz/record_device.cuh"
+#include "warpviz/scenario.h"
+
+namespace warpviz {
+// A namespace of its own, so the CPU's Session and this one never collide.
+inline namespace cuda_backend {
+
+template <class T>
+class DeviceArray {
+ public:
+  DeviceArray(size_t count, T fill) : count_(count) {
+    cuda_check(cudaMalloc(&ptr_, std::max<size_t>(count, 1) * sizeof(T)), "cudaMalloc");
+    const std::vector<T> host(count, fill);
+    upload(host);
+  }
+  explicit DeviceArray(const std::vector<T>& host) : count_(host.size()) {
+    cuda_check(cudaMalloc(&ptr_, std::max<size_t>(count_, 1) * sizeof(T)), "cudaMalloc");
+    upload(host);
+  }
+  ~DeviceArray() { cudaFree(ptr_); }
+  DeviceArray(DeviceArray&& other) noexcept : ptr_(other.ptr_), count_(other.count_) { other.ptr_ = nullptr; }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+
+  T* ptr() { return ptr_; }
+  const T* ptr() const { return ptr_; }
+  size_t size() const { return count_; }
+  std::vector<T> download() const {
+    std::vector<T> host(count_);
+    if (count_) cuda_check(cudaMemcpy(host.data(), ptr_, count_ * sizeof(T), cudaMemcpyDeviceToHost), "download");
+    return host;
+  }
+
+ private:
+  void upload(const std::vector<T>& host) {
+    if (count_) cuda_check(cudaMemcpy(ptr_, host.data(), count_ * sizeof(T), cudaMemcpyHostToDevice), "upload");
+  }
+  T* ptr_ = nullptr;
+  size_t count_ = 0;
+};
+
+class Session {
+ public:
+  Session(const ResolvedScenario& scenario, const emu::RecordFilter& filter, Trace& trace)
+      : scenario_(scenario), filter_(filter), trace_(trace) {}
+
+  DType dtype() const { return scenario_.dtype; }
+  const std::string& param(const std::string& name) const { return scenario_.params.get(name); }
+  int64_t param_int(const std::string& name) const { return scenario_.params.get_int(name); }
+  uint32_t param_mask(const std::string& name) const { return scenario_.params.get_mask(name); }
+
+  // The scenario's input, bit for bit.
+  template <class T>
+  DeviceArray<T> input() const {
+    std::vector<T> host(scenario_.input_bits.size());
+    for (size_t i = 0; i < host.size(); ++i) std::memcpy(&host[i], &scenario_.input_bits[i], sizeof(T));
+    return DeviceArray<T>(host);
+  }
+
+  template <class T>
+  DeviceArray<T> alloc(size_t count, T fill = T{}) const {
+    return DeviceArray<T>(count, fill);
+  }
+
+  // Runs the kernel with a recorder attached. A warp that records more steps
+  // than its slots makes the launch run again with more room: the scenarios'
+  // kernels compute their outputs from their inputs, so a rerun is identical.
+  template <class... KernelParams, class... Args>
+  void launch(void (*kernel)(KernelParams...), dim3 grid, dim3 block, Args... args) {
+    const Dim3 g{grid.x, grid.y, grid.z}, b{block.x, block.y, block.z};
+    trace_.meta.grid = g;
+    trace_.meta.block = b;
+    for (uint32_t steps_per_warp = 32;; steps_per_warp *= 8) {
+      CudaRecording recording(g, b, filter_, steps_per_warp);
+      cuda_check(warpviz_attach_recorder(recording.recorder()), "attach the recorder");
+      kernel<<<grid, block>>>(args...);
+      cuda_check(cudaGetLastError(), "kernel launch");
+      cuda_check(cudaDeviceSynchronize(), "kernel");
+      cuda_check(warpviz_attach_recorder(DeviceRecorder{}), "detach the recorder");
+      Trace attempt;
+      if (recording.collect(attempt) || steps_per_warp >= 4096) {
+        trace_.steps.insert(trace_.steps.end(), attempt.steps.begin(), attempt.steps.end());
+        trace_.overflow |= attempt.overflow;
+        return;
+      }
+    }
+  }
+
+  template <class T>
+  void output(const std::string& name, const DeviceArray<T>& a) {
+    const std::vector<T> host = a.download();
+    TraceOutput out;
+    out.name = name;
+    out.dtype = rec::DeviceBits<T>::dtype;
+    out.bits.resize(host.size());
+    for (size_t i = 0; i < host.size(); ++i) std::memcpy(&out.bits[i], &host[i], sizeof(T));
+    trace_.outputs.push_back(std::move(out));
+  }
+
+ private:
+  const ResolvedScenario& scenario_;
+  const emu::RecordFilter& filter_;
+  Trace& trace_;
+};
+
+using ScenarioRunner = void (*)(Session&);
+using RunnerTable = std::map<std::string, ScenarioRunner>;
+
+}  // namespace cuda_backend
+}  // namespace warpviz

@@ -1,0 +1,356 @@
+// nvcc side of record.cuh: the warp intrinsics run on the GPU as usual, and
+// each call of a recorded warp also writes its step into the trace buffer.
+//
+// [SECTION] The recorder a launch writes into
+// [SECTION] Value bits
+// [SECTION] Writing one step
+// [SECTION] Recorded warp intrinsics
+// [SECTION] The intrinsic names kernels use
+// [SECTION] Attaching a recorder from host code
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "warpviz/device_recorder.h"
+
+namespace warpviz {
+using device_f32 = float;
+using device_f64 = double;
+}  // namespace warpviz
+
+// ============================================================================
+// [SECTION] The recorder a launch writes into
+// ============================================================================
+// One per translation unit (whole-program compilation, no -rdc): the host code
+// that launches this file's kernels sets it with warpviz_attach_recorder().
+static __constant__ warpviz::DeviceRecorder warpviz_recorder;
+
+namespace warpviz::rec {
+
+__device__ inline uint32_t lane_id() {
+  uint32_t lane;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane;
+}
+__device__ inline uint32_t block_linear() { return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); }
+__device__ inline uint32_t thread_linear() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+__device__ inline uint32_t block_size() { return blockDim.x * blockDim.y * blockDim.z; }
+
+// This warp's slot in the buffer, or -1 when it is not recorded. Unrecorded
+// warps pay for this check only.
+__device__ inline int64_t recorded_slot() {
+  const DeviceRecorder& r = warpviz_recorder;
+  if (!r.enabled) return -1;
+  const uint32_t block = block_linear();
+  if (block < r.block_begin || block >= r.block_end) return -1;
+  const uint32_t warp = thread_linear() / 32;
+  if (warp < 32 && !((r.warp_mask >> warp) & 1u)) return -1;
+  const uint64_t global_warp = uint64_t(block - r.block_begin) * r.warps_per_block + warp;
+  if (global_warp % r.warp_stride) return -1;
+  return int64_t(global_warp / r.warp_stride);
+}
+
+// ============================================================================
+// [SECTION] Value bits
+// ============================================================================
+
+template <class T>
+struct DeviceBits {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "recorded values are 32 or 64 bits");
+  static constexpr DType dtype = std::is_floating_point_v<T>
+                                     ? (sizeof(T) == 4 ? DType::F32 : DType::F64)
+                                     : (sizeof(T) == 4 ? (std::is_signed_v<T> ? DType::I32 : DType::U32)
+                                                       : (std::is_signed_v<T> ? DType::I64 : DType::U64));
+  __device__ static uint64_t to_bits(T v) {
+    if constexpr (sizeof(T) == 4) {
+      uint32_t b;
+      memcpy(&b, &v, 4);
+      return b;
+    } else {
+      uint64_t b;
+      memcpy(&b, &v, 8);
+      return b;
+    }
+  }
+};
+
+// ============================================================================
+// [SECTION] Writing one step
+// ============================================================================
+
+struct StepFacts {
+  Op op;
+  DType dtype;
+  uint32_t line, mask;
+  int64_t b = 0;
+  int32_t width = 32;
+  uint32_t c = 0;
+  uint8_t step_flags = 0;
+  uint64_t in = 0, out = 0;
+  int src = -1;
+  bool ok = false;
+};
+
+// Called by every lane that executed the op, right after it. The lanes that
+// are converged here are the ones that ran it.
+__device__ inline void record_step(int64_t slot, const StepFacts& f) {
+  const DeviceRecorder& r = warpviz_recorder;
+  const unsigned active = __activemask();
+  const uint32_t lane = lane_id();
+  const int leader = __ffs(active) - 1;
+  uint32_t seq = 0;
+  if (int(lane) == leader) seq = atomicAdd(&r.step_counts[slot], 1u);
+  seq = __shfl_sync(active, seq, leader);
+  if (seq >= r.steps_per_warp) return;  // full: the host sees the count and reports overflow
+
+  // b is a register: lanes may pass different srcLane values (lane ^ 1, say).
+  int same_b = 1;
+  __match_all_sync(active, (unsigned long long)f.b, &same_b);
+
+  const uint64_t index = uint64_t(slot) * r.steps_per_warp + seq;
+  LaneRecord rec;
+  rec.in = f.in;
+  rec.out = f.out;
+  rec.src = int8_t(f.src);
+  rec.flags = uint8_t(kLaneActive | (f.ok ? kLaneOk : 0));
+  rec.addr = same_b ? 0u : uint32_t(f.b);
+  r.lanes[index * kWarpSize + lane] = rec;
+  if (int(lane) == leader) {
+    DeviceStepHeader h;
+    h.block = block_linear();
+    h.warp = thread_linear() / 32;
+    h.line = f.line;
+    h.mask = f.mask;
+    h.active = active;
+    h.b = f.b;
+    h.width = f.width;
+    h.c = f.c;
+    h.op = uint8_t(f.op);
+    h.dtype = uint8_t(f.dtype);
+    h.step_flags = uint8_t(f.step_flags | (same_b ? 0 : kStepPerLaneOperand));
+    r.headers[index] = h;
+  }
+}
+
+// ============================================================================
+// [SECTION] Recorded warp intrinsics
+// ============================================================================
+
+__device__ inline uint32_t c_operand(Op op, int width) {
+  // sm_30_intrinsics.hpp: up has clamp 0 (a lower bound), the others 0x1f.
+  return (uint32_t(32 - width) << 8) | (op == Op::ShflUp ? 0u : 0x1fu);
+}
+
+// shfl.sync with its predicate: the lowering of every __shfl_*_sync.
+__device__ inline uint32_t ptx_shfl(Op op, uint32_t value, uint32_t b, uint32_t c, unsigned mask, uint32_t* p) {
+  uint32_t d, in_range;
+  switch (op) {
+    case Op::ShflUp:
+      asm volatile("{ .reg .pred q; shfl.sync.up.b32 %0|q, %2, %3, %4, %5; selp.u32 %1, 1, 0, q; }"
+                   : "=r"(d), "=r"(in_range) : "r"(value), "r"(b), "r"(c), "r"(mask));
+      break;
+    case Op::ShflDown:
+      asm volatile("{ .reg .pred q; shfl.sync.down.b32 %0|q, %2, %3, %4, %5; selp.u32 %1, 1, 0, q; }"
+                   : "=r"(d), "=r"(in_range) : "r"(value), "r"(b), "r"(c), "r"(mask));
+      break;
+    case Op::ShflXor:
+      asm volatile("{ .reg .pred q; shfl.sync.bfly.b32 %0|q, %2, %3, %4, %5; selp.u32 %1, 1, 0, q; }"
+                   : "=r"(d), "=r"(in_range) : "r"(value), "r"(b), "r"(c), "r"(mask));
+      break;
+    default:
+      asm volatile("{ .reg .pred q; shfl.sync.idx.b32 %0|q, %2, %3, %4, %5; selp.u32 %1, 1, 0, q; }"
+                   : "=r"(d), "=r"(in_range) : "r"(value), "r"(b), "r"(c), "r"(mask));
+      break;
+  }
+  if (p) *p = in_range;
+  return d;
+}
+
+template <class T>
+__device__ T intrinsic_shfl(Op op, unsigned mask, T var, int64_t b, int width) {
+  switch (op) {
+    case Op::ShflUp: return __shfl_up_sync(mask, var, unsigned(b), width);
+    case Op::ShflDown: return __shfl_down_sync(mask, var, unsigned(b), width);
+    case Op::ShflXor: return __shfl_xor_sync(mask, var, int(b), width);
+    default: return __shfl_sync(mask, var, int(b), width);
+  }
+}
+
+// The lane each lane read from and its predicate, from the hardware itself: the
+// same shfl.sync moves every lane's id.
+__device__ inline StepFacts shuffle_facts(Op op, uint32_t line, unsigned mask, int64_t b, uint32_t c) {
+  StepFacts f{op, DType::I32, line, mask};
+  uint32_t p = 0;
+  f.src = int(ptx_shfl(op, lane_id(), uint32_t(b), c, mask, &p));
+  f.ok = p != 0;
+  f.b = b;
+  f.c = c;
+  return f;
+}
+
+template <class T>
+__device__ T shuffle(Op op, uint32_t line, unsigned mask, T var, int64_t b, int width) {
+  const T out = intrinsic_shfl(op, mask, var, b, width);
+  const int64_t slot = recorded_slot();
+  if (slot < 0) return out;
+  StepFacts f = shuffle_facts(op, line, mask, b, c_operand(op, width));
+  f.dtype = DeviceBits<T>::dtype;
+  f.width = width;
+  f.in = DeviceBits<T>::to_bits(var);
+  f.out = DeviceBits<T>::to_bits(out);
+  record_step(slot, f);
+  return out;
+}
+
+template <class T>
+__device__ T shfl_idx(uint32_t line, unsigned mask, T var, int src_lane, int width = 32) {
+  return shuffle(Op::ShflIdx, line, mask, var, src_lane, width);
+}
+template <class T>
+__device__ T shfl_up(uint32_t line, unsigned mask, T var, unsigned delta, int width = 32) {
+  return shuffle(Op::ShflUp, line, mask, var, int64_t(delta), width);
+}
+template <class T>
+__device__ T shfl_down(uint32_t line, unsigned mask, T var, unsigned delta, int width = 32) {
+  return shuffle(Op::ShflDown, line, mask, var, int64_t(delta), width);
+}
+template <class T>
+__device__ T shfl_xor(uint32_t line, unsigned mask, T var, int lane_mask, int width = 32) {
+  return shuffle(Op::ShflXor, line, mask, var, lane_mask, width);
+}
+
+// A raw PTX shfl.sync with an explicit c operand; 64-bit values move as two
+// halves with the same b and c, as the CUDA headers do.
+template <class T>
+__device__ T shfl_ptx(uint32_t line, Op op, unsigned mask, T var, uint32_t b, uint32_t c, bool* in_range) {
+  uint64_t bits = DeviceBits<T>::to_bits(var), out_bits = 0;
+  uint32_t p = 0;
+  out_bits = ptx_shfl(op, uint32_t(bits), b, c, mask, &p);
+  if constexpr (sizeof(T) == 8) out_bits |= uint64_t(ptx_shfl(op, uint32_t(bits >> 32), b, c, mask, nullptr)) << 32;
+  T out;
+  memcpy(&out, &out_bits, sizeof(T));
+  if (in_range) *in_range = p != 0;
+  const int64_t slot = recorded_slot();
+  if (slot < 0) return out;
+  StepFacts f = shuffle_facts(op, line, mask, b, c);
+  f.dtype = DeviceBits<T>::dtype;
+  f.width = 0;
+  f.step_flags = kStepRawOperandC;
+  f.in = bits;
+  f.out = out_bits;
+  record_step(slot, f);
+  return out;
+}
+
+__device__ inline void record_simple(Op op, uint32_t line, unsigned mask, DType dtype, uint64_t in, uint64_t out,
+                                     bool ok = false) {
+  const int64_t slot = recorded_slot();
+  if (slot < 0) return;
+  StepFacts f{op, dtype, line, mask};
+  f.in = in;
+  f.out = out;
+  f.ok = ok;
+  record_step(slot, f);
+}
+
+__device__ inline unsigned ballot(uint32_t line, unsigned mask, int predicate) {
+  const unsigned out = __ballot_sync(mask, predicate);
+  record_simple(Op::Ballot, line, mask, DType::I32, uint32_t(predicate), out);
+  return out;
+}
+__device__ inline int any(uint32_t line, unsigned mask, int predicate) {
+  const int out = __any_sync(mask, predicate);
+  record_simple(Op::Any, line, mask, DType::I32, uint32_t(predicate), uint32_t(out));
+  return out;
+}
+__device__ inline int all(uint32_t line, unsigned mask, int predicate) {
+  const int out = __all_sync(mask, predicate);
+  record_simple(Op::All, line, mask, DType::I32, uint32_t(predicate), uint32_t(out));
+  return out;
+}
+__device__ inline unsigned activemask(uint32_t line) {
+  const unsigned out = __activemask();
+  record_simple(Op::ActiveMask, line, 0, DType::I32, 1, out);
+  return out;
+}
+
+template <class T>
+__device__ unsigned match_any(uint32_t line, unsigned mask, T value) {
+  const unsigned out = __match_any_sync(mask, value);
+  record_simple(Op::MatchAny, line, mask, DeviceBits<T>::dtype, DeviceBits<T>::to_bits(value), out);
+  return out;
+}
+template <class T>
+__device__ unsigned match_all(uint32_t line, unsigned mask, T value, int* pred) {
+  int p = 0;
+  const unsigned out = __match_all_sync(mask, value, &p);
+  record_simple(Op::MatchAll, line, mask, DeviceBits<T>::dtype, DeviceBits<T>::to_bits(value), out, p != 0);
+  if (pred) *pred = p;
+  return out;
+}
+
+// __reduce_*_sync: the overload (int or unsigned) decides signedness.
+template <class T>
+__device__ T redux(Op op, uint32_t line, unsigned mask, T value) {
+  static_assert(sizeof(T) == 4 && std::is_integral_v<T>, "__reduce_*_sync takes int or unsigned");
+  T out;
+  switch (op) {
+    case Op::ReduxAdd: out = __reduce_add_sync(mask, value); break;
+    case Op::ReduxMin: out = __reduce_min_sync(mask, value); break;
+    case Op::ReduxMax: out = __reduce_max_sync(mask, value); break;
+    case Op::ReduxAnd: out = T(__reduce_and_sync(mask, unsigned(value))); break;
+    case Op::ReduxOr: out = T(__reduce_or_sync(mask, unsigned(value))); break;
+    default: out = T(__reduce_xor_sync(mask, unsigned(value))); break;
+  }
+  record_simple(op, line, mask, DeviceBits<T>::dtype, uint32_t(value), uint32_t(out));
+  return out;
+}
+
+__device__ inline void syncwarp(uint32_t line, unsigned mask = 0xffffffffu) {
+  __syncwarp(mask);
+  record_simple(Op::SyncWarp, line, mask, DType::I32, 0, 0);
+}
+
+__device__ inline void syncthreads(uint32_t) { __syncthreads(); }
+
+}  // namespace warpviz::rec
+
+// ============================================================================
+// [SECTION] The intrinsic names kernels use
+// ============================================================================
+// Defined after the functions above, which call the real intrinsics.
+
+#define __shfl_sync(...) ::warpviz::rec::shfl_idx(__LINE__, __VA_ARGS__)
+#define __shfl_up_sync(...) ::warpviz::rec::shfl_up(__LINE__, __VA_ARGS__)
+#define __shfl_down_sync(...) ::warpviz::rec::shfl_down(__LINE__, __VA_ARGS__)
+#define __shfl_xor_sync(...) ::warpviz::rec::shfl_xor(__LINE__, __VA_ARGS__)
+#define __ballot_sync(...) ::warpviz::rec::ballot(__LINE__, __VA_ARGS__)
+#define __any_sync(...) ::warpviz::rec::any(__LINE__, __VA_ARGS__)
+#define __all_sync(...) ::warpviz::rec::all(__LINE__, __VA_ARGS__)
+#define __activemask() ::warpviz::rec::activemask(__LINE__)
+#define __match_any_sync(...) ::warpviz::rec::match_any(__LINE__, __VA_ARGS__)
+#define __match_all_sync(...) ::warpviz::rec::match_all(__LINE__, __VA_ARGS__)
+#define __reduce_add_sync(...) ::warpviz::rec::redux(::warpviz::Op::ReduxAdd, __LINE__, __VA_ARGS__)
+#define __reduce_min_sync(...) ::warpviz::rec::redux(::warpviz::Op::ReduxMin, __LINE__, __VA_ARGS__)
+#define __reduce_max_sync(...) ::warpviz::rec::redux(::warpviz::Op::ReduxMax, __LINE__, __VA_ARGS__)
+#define __reduce_and_sync(mask, v) ::warpviz::rec::redux(::warpviz::Op::ReduxAnd, __LINE__, mask, unsigned(v))
+#define __reduce_or_sync(mask, v) ::warpviz::rec::redux(::warpviz::Op::ReduxOr, __LINE__, mask, unsigned(v))
+#define __reduce_xor_sync(mask, v) ::warpviz::rec::redux(::warpviz::Op::ReduxXor, __LINE__, mask, unsigned(v))
+#define __syncwarp(...) ::warpviz::rec::syncwarp(__LINE__ __VA_OPT__(, ) __VA_ARGS__)
+
+// ============================================================================
+// [SECTION] Attaching a recorder from host code
+// ============================================================================
+
+// Points this file's kernels at a recorder (or, with enabled = 0, at none).
+static inline cudaError_t warpviz_attach_recorder(const warpviz::DeviceRecorder& recorder) {
+  return cudaMemcpyToSymbol(warpviz_recorder, &recorder, sizeof recorder);
+}
+
+#include "warpviz/cooperative_groups_rec.h"
+#include "warpviz/cuda_recording.h"
