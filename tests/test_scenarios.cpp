@@ -13,6 +13,7 @@
 #include "warpviz/scenario.h"
 #include "warpviz/trace_diff.h"
 #include "warpviz/trace_io.h"
+#include "warpviz/warp_rules.h"
 
 using namespace warpviz;
 
@@ -639,5 +640,33 @@ TEST_CASE("every scenario's trace survives binary and JSON round trips", "[scena
       CHECK(from_json.steps[s].step_flags == t.steps[s].step_flags);
     }
     CHECK(from_json.meta.source_text == t.meta.source_text);
+  }
+}
+
+TEST_CASE("finalize_recorded_step marks what the emulator marks", "[scenario][rules][gpu-model]") {
+  // A GPU step carries the hardware's facts only: strip what the rules add and
+  // scramble what the hardware cannot know, then let finalize restore it.
+  std::vector<Trace> traces;
+  for (const ScenarioSpec& spec : scenario_specs()) traces.push_back(run(spec.name));
+  traces.push_back(run("shfl", {{"op", "down"}, {"arg", "8"}, {"mask", "0x0000ffff"}}));
+  traces.push_back(run("shfl", {{"op", "xor"}, {"arg", "1"}, {"mask", "0x0000ffff"}, {"active", "0xffffffff"}}));
+  traces.push_back(run("vote", {{"mask", "0x0000ffff"}}));
+  for (const Trace& t : traces) {
+    for (const TraceStep& original : t.steps) {
+      INFO(t.meta.scenario << " step " << original.seq << " " << op_name(original.op));
+      TraceStep recorded = original;
+      const bool has_predicate = op_is_shuffle(recorded.op) || recorded.op == Op::MatchAll;
+      for (LaneRecord& l : recorded.lanes) {
+        if (l.undefined()) l.src = 0;
+        l.flags = uint8_t(l.flags & ~kLaneUndefined);
+        if (!has_predicate) l.flags = uint8_t(l.flags & ~kLaneOk);
+      }
+      rules::finalize_recorded_step(recorded);
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        INFO("lane " << lane);
+        CHECK(recorded.lanes[lane].flags == original.lanes[lane].flags);
+        CHECK(recorded.lanes[lane].src == original.lanes[lane].src);
+      }
+    }
   }
 }

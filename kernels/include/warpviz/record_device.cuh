@@ -97,20 +97,28 @@ struct StepFacts {
 };
 
 // Called by every lane that executed the op, right after it. The lanes that
-// are converged here are the ones that ran it.
+// are converged here are the ones that ran it; lanes that passed different
+// masks (the tiles of a thread_block_tile<8>, say) ran it as separate groups,
+// and each group is a step of its own, as in the emulator.
 __device__ inline void record_step(int64_t slot, const StepFacts& f) {
   const DeviceRecorder& r = warpviz_recorder;
   const unsigned active = __activemask();
   const uint32_t lane = lane_id();
-  const int leader = __ffs(active) - 1;
-  uint32_t seq = 0;
-  if (int(lane) == leader) seq = atomicAdd(&r.step_counts[slot], 1u);
-  seq = __shfl_sync(active, seq, leader);
+  const unsigned group = __match_any_sync(active, f.mask);
+  const int group_leader = __ffs(group) - 1;
+  const unsigned leaders = __ballot_sync(active, int(lane) == group_leader);
+  // One atomicAdd per warp and op takes a slot for every group; groups take
+  // them in lane order, which is the order the emulator completes them in.
+  const int first = __ffs(active) - 1;
+  uint32_t base = 0;
+  if (int(lane) == first) base = atomicAdd(&r.step_counts[slot], uint32_t(__popc(leaders)));
+  base = __shfl_sync(active, base, first);
+  const uint32_t seq = base + uint32_t(__popc(leaders & ((1u << group_leader) - 1u)));
   if (seq >= r.steps_per_warp) return;  // full: the host sees the count and reports overflow
 
   // b is a register: lanes may pass different srcLane values (lane ^ 1, say).
   int same_b = 1;
-  __match_all_sync(active, (unsigned long long)f.b, &same_b);
+  __match_all_sync(group, (unsigned long long)f.b, &same_b);
 
   const uint64_t index = uint64_t(slot) * r.steps_per_warp + seq;
   LaneRecord rec;
@@ -120,13 +128,13 @@ __device__ inline void record_step(int64_t slot, const StepFacts& f) {
   rec.flags = uint8_t(kLaneActive | (f.ok ? kLaneOk : 0));
   rec.addr = same_b ? 0u : uint32_t(f.b);
   r.lanes[index * kWarpSize + lane] = rec;
-  if (int(lane) == leader) {
+  if (int(lane) == group_leader) {
     DeviceStepHeader h;
     h.block = block_linear();
     h.warp = thread_linear() / 32;
     h.line = f.line;
     h.mask = f.mask;
-    h.active = active;
+    h.active = group;
     h.b = f.b;
     h.width = f.width;
     h.c = f.c;

@@ -1,0 +1,302 @@
+// warpviz-cli bench record: what recording costs on a GPU. The seed's
+// reduce_sum, compiled with the recording layer exactly as the scenarios are,
+// runs with no recorder, with one warp in 64 recorded and with every warp
+// recorded; the goals compare those times with the unrecorded launch and with
+// the copy bandwidth measured on the same device.
+#include "warpviz/record.cuh"
+#include "warpviz/session.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <iomanip>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "warpviz/cuda_backend.h"
+#include "warpviz/record_benchmark.h"
+
+namespace warpviz_bench_record {
+#include "../warp_shuffle.cu"
+}  // namespace warpviz_bench_record
+
+namespace warpviz {
+namespace {
+
+constexpr unsigned kBlock = 256;
+constexpr uint32_t kWarpsPerBlock = kBlock / kWarpSize;
+constexpr uint32_t kSampleStride = 64;
+// reduce_sum: warp 0 of a block makes 10 shuffles (two warp_sums), the others 5.
+constexpr uint32_t kStepsWarp0 = 10, kStepsOtherWarps = 5;
+constexpr uint32_t kStepsPerWarp = 16;
+constexpr int kWarmupLaunches = 3;
+constexpr size_t kCopyBytes = size_t(1) << 31;
+constexpr int kCopyRepeats = 10;
+constexpr double kMaxRelativeError = 1e-5;  // f32 tree sums of 256 values land near 1e-7
+constexpr double kSampledGoal = 1.05, kFullGoal = 1.2;
+
+// Events around stream-0 work: they time the device, not the host's launch path.
+class EventTimer {
+ public:
+  EventTimer() {
+    cuda_check(cudaEventCreate(&start_), "cudaEventCreate");
+    cuda_check(cudaEventCreate(&stop_), "cudaEventCreate");
+  }
+  ~EventTimer() {
+    if (start_) cudaEventDestroy(start_);
+    if (stop_) cudaEventDestroy(stop_);
+  }
+  EventTimer(const EventTimer&) = delete;
+  EventTimer& operator=(const EventTimer&) = delete;
+
+  void start() { cuda_check(cudaEventRecord(start_, 0), "cudaEventRecord"); }
+  float stop_ms() {
+    cuda_check(cudaEventRecord(stop_, 0), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(stop_), "cudaEventSynchronize");
+    float ms = 0;
+    cuda_check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
+    return ms;
+  }
+
+ private:
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+};
+
+// Uninitialised device memory, for the copy measurement (no host staging).
+class DeviceBytes {
+ public:
+  explicit DeviceBytes(size_t bytes) { cuda_check(cudaMalloc(&ptr_, bytes), "cudaMalloc"); }
+  ~DeviceBytes() { cudaFree(ptr_); }
+  DeviceBytes(const DeviceBytes&) = delete;
+  DeviceBytes& operator=(const DeviceBytes&) = delete;
+  void* get() const { return ptr_; }
+
+ private:
+  void* ptr_ = nullptr;
+};
+
+double median(std::vector<float> values) {
+  std::sort(values.begin(), values.end());
+  const size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : 0.5 * (double(values[mid - 1]) + values[mid]);
+}
+
+// Bytes read plus bytes written per second by a large device-to-device copy:
+// the most a store-heavy kernel can hope to move.
+double measure_copy_bandwidth() {
+  DeviceBytes src(kCopyBytes), dst(kCopyBytes);
+  cuda_check(cudaMemset(src.get(), 0x5a, kCopyBytes), "cudaMemset");
+  cuda_check(cudaMemset(dst.get(), 0, kCopyBytes), "cudaMemset");
+  EventTimer timer;
+  std::vector<float> times;
+  for (int r = -2; r < kCopyRepeats; ++r) {
+    timer.start();
+    cuda_check(cudaMemcpyAsync(dst.get(), src.get(), kCopyBytes, cudaMemcpyDeviceToDevice, 0), "cudaMemcpyAsync");
+    const float ms = timer.stop_ms();
+    if (r >= 0) times.push_back(ms);
+  }
+  return 2.0 * double(kCopyBytes) / (median(times) * 1e-3);
+}
+
+// Random floats in [-1, 1) (splitmix64): never zeros, which can hide unwritten
+// outputs and run faster than real data.
+std::vector<float> random_input(size_t n, uint64_t seed) {
+  std::vector<float> values(n);
+  uint64_t state = seed;
+  for (float& v : values) {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    v = float(int64_t(z >> 40) - (int64_t(1) << 23)) * 0x1p-23f;
+  }
+  return values;
+}
+
+// ||gpu - ref|| / ||ref|| over the per-block partial sums, ref in double. NaN
+// (a partial the kernel never wrote keeps its NaN poison) stays NaN.
+double partials_relative_error(const std::vector<float>& input, const std::vector<float>& partials) {
+  double diff2 = 0, ref2 = 0;
+  for (size_t block = 0; block < partials.size(); ++block) {
+    double ref = 0;
+    const size_t end = std::min(input.size(), (block + 1) * kBlock);
+    for (size_t i = block * kBlock; i < end; ++i) ref += input[i];
+    const double d = double(partials[block]) - ref;
+    diff2 += d * d;
+    ref2 += ref * ref;
+  }
+  return std::sqrt(diff2) / std::sqrt(ref2);
+}
+
+// One way of launching reduce_sum: the recorder it attaches and its buffers.
+struct Mode {
+  std::string name;
+  DeviceRecorder recorder;                // enabled = 0: nothing is recorded
+  const CudaRecording* recording = nullptr;
+  uint64_t recorded_warps = 0;
+  DeviceArray<float> partials;
+  std::vector<float> times_ms;
+};
+
+// Outside the timed region: point the kernel at this mode's recorder and zero
+// its step counters (they count up across launches; a full counter records nothing).
+void prepare(const Mode& mode) {
+  cuda_check(warpviz_attach_recorder(mode.recorder), "attach the recorder");
+  if (mode.recorded_warps)
+    cuda_check(cudaMemsetAsync(mode.recorder.step_counts, 0, mode.recorded_warps * sizeof(uint32_t), 0),
+               "reset the step counters");
+}
+
+void launch_reduce(Mode& mode, const DeviceArray<float>& input, int n) {
+  const unsigned grid = unsigned((uint64_t(n) + kBlock - 1) / kBlock);
+  warpviz_bench_record::reduce_sum<float><<<grid, kBlock>>>(input.ptr(), mode.partials.ptr(), n);
+  cuda_check(cudaGetLastError(), "reduce_sum launch");
+}
+
+// Steps reduce_sum's recorded warps make: every stride-th warp of the grid.
+uint64_t expected_steps(uint64_t warps, uint32_t stride) {
+  uint64_t steps = 0;
+  for (uint64_t w = 0; w < warps; w += stride) steps += w % kWarpsPerBlock == 0 ? kStepsWarp0 : kStepsOtherWarps;
+  return steps;
+}
+
+uint64_t recording_bytes(uint64_t recorded_warps) {
+  return recorded_warps * (kStepsPerWarp * (sizeof(DeviceStepHeader) + kWarpSize * sizeof(LaneRecord)) + sizeof(uint32_t));
+}
+
+const char* verdict(bool ok) { return ok ? "PASS" : "MISS"; }
+const char* check(bool ok) { return ok ? "ok" : "FAILED"; }
+
+}  // namespace
+
+int run_record_benchmark(int log2_n, int repeat, std::ostream& out) {
+  // reduce_sum indexes with int; below a block the figures mean nothing.
+  if (log2_n < 8 || log2_n > 30 || repeat < 1) {
+    std::cerr << "warpviz-cli bench record: --log2n must be 8..30 and --repeat at least 1\n";
+    return 2;
+  }
+  CudaDeviceInfo device;
+  std::string why;
+  if (!cuda_device_present(&device, &why)) {
+    std::cerr << "warpviz-cli bench record: no GPU to time: " << why << "\n";
+    return 2;
+  }
+  const int n = int(1u << log2_n);
+  const uint64_t input_bytes = uint64_t(n) * sizeof(float);
+  const unsigned grid = unsigned((uint64_t(n) + kBlock - 1) / kBlock);
+  const uint64_t warps = uint64_t(grid) * kWarpsPerBlock;
+  const uint64_t sampled_warps = (warps + kSampleStride - 1) / kSampleStride;
+
+  size_t free_bytes = 0, total_bytes = 0;
+  cuda_check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  const uint64_t needed = input_bytes + 3 * uint64_t(grid) * sizeof(float) + recording_bytes(sampled_warps) +
+                          recording_bytes(warps);
+  if (std::max<uint64_t>(needed, 2 * kCopyBytes) > free_bytes) {
+    std::cerr << "warpviz-cli bench record: n = 2^" << log2_n << " needs " << needed / (1 << 20)
+              << " MiB of device memory (the full-capture buffer is most of it); " << device.name << " has "
+              << free_bytes / (1 << 20) << " MiB free. Try a smaller --log2n.\n";
+    return 2;
+  }
+
+  const uint64_t seed = std::random_device{}();
+  out << "bench record: reduce_sum<float> (kernels/warp_shuffle.cu), block " << kBlock << ", on " << device.name
+      << " (compute capability " << device.compute_capability << ")\n"
+      << "  n               " << n << " (2^" << log2_n << ") random floats in [-1, 1), seed " << seed << "\n"
+      << "  grid            " << grid << " blocks, " << warps << " warps\n"
+      << "  input bytes     " << input_bytes << "\n"
+      << std::flush;
+
+  const double copy_bandwidth = measure_copy_bandwidth();
+  out << std::fixed << std::setprecision(1) << "  copy bandwidth  " << copy_bandwidth / 1e9
+      << " GB/s (device-to-device copy of 2 GiB, bytes read + written, median of " << kCopyRepeats << ")\n"
+      << std::flush;
+
+  const std::vector<float> host_input = random_input(size_t(n), seed);
+  const DeviceArray<float> input(host_input);
+
+  // Built once: constructing a recording allocates (and, for every warp, a lot).
+  const emu::RecordFilter every_block;
+  const Dim3 grid_dim{grid, 1, 1}, block_dim{kBlock, 1, 1};
+  const CudaRecording sampled(grid_dim, block_dim, every_block, kStepsPerWarp, kSampleStride);
+  const CudaRecording full(grid_dim, block_dim, every_block, kStepsPerWarp);
+
+  std::vector<Mode> modes;
+  modes.reserve(3);
+  modes.push_back({"(a) unrecorded (enabled = 0)", DeviceRecorder{}, nullptr, 0, DeviceArray<float>(grid, 0.f), {}});
+  modes.push_back({"(b) sampled, 1 warp in 64", sampled.recorder(), &sampled, sampled.step_counts().size(),
+                   DeviceArray<float>(grid, 0.f), {}});
+  modes.push_back({"(c) full capture, every warp", full.recorder(), &full, full.step_counts().size(),
+                   DeviceArray<float>(grid, 0.f), {}});
+
+  // Correctness first, on outputs poisoned with NaN so an unwritten partial shows.
+  std::vector<std::vector<float>> results;
+  bool steps_as_expected = true;
+  for (Mode& mode : modes) {
+    cuda_check(cudaMemset(mode.partials.ptr(), 0xff, grid * sizeof(float)), "poison the partial sums");
+    prepare(mode);
+    launch_reduce(mode, input, n);
+    cuda_check(cudaDeviceSynchronize(), "reduce_sum");
+    results.push_back(mode.partials.download());
+    if (mode.recording) {
+      uint64_t steps = 0;
+      for (uint32_t count : mode.recording->step_counts()) steps += count;
+      const uint32_t stride = mode.recording == &sampled ? kSampleStride : 1;
+      steps_as_expected &= steps == expected_steps(warps, stride);
+    }
+  }
+  const double relative_error = partials_relative_error(host_input, results[0]);
+  const bool sums_right = relative_error <= kMaxRelativeError;  // false for NaN too
+  bool same_bits = true;
+  for (size_t m = 1; m < results.size(); ++m)
+    same_bits &= std::memcmp(results[m].data(), results[0].data(), grid * sizeof(float)) == 0;
+  out << std::scientific << std::setprecision(2)
+      << "  correctness     partial sums of (a) vs a double-precision CPU sum: relative error " << relative_error
+      << " (limit " << kMaxRelativeError << "): " << check(sums_right) << "\n"
+      << "                  (b) and (c) give the partial sums of (a) bit for bit: " << check(same_bits) << "\n"
+      << "                  recorded steps: " << kStepsWarp0 << " per warp 0 of a block, " << kStepsOtherWarps
+      << " per other warp: " << check(steps_as_expected) << "\n"
+      << std::flush;
+
+  // Modes take turns, so a drift of the clocks or the memory touches all three alike.
+  EventTimer timer;
+  for (int r = -kWarmupLaunches; r < repeat; ++r)
+    for (Mode& mode : modes) {
+      prepare(mode);
+      timer.start();
+      launch_reduce(mode, input, n);
+      const float ms = timer.stop_ms();
+      if (r >= 0) mode.times_ms.push_back(ms);
+    }
+
+  out << "\n  median of " << repeat << " launches per mode, after " << kWarmupLaunches
+      << " warm-up launches; modes interleaved\n"
+      << "  mode                            median ms    min ms    max ms   vs (a)  recorded warps   trace bytes\n";
+  const double base_ms = median(modes[0].times_ms);
+  std::vector<uint64_t> trace_bytes;
+  for (const Mode& mode : modes) {
+    const double ms = median(mode.times_ms);
+    trace_bytes.push_back(mode.recording ? mode.recording->bytes_written() : 0);
+    out << "  " << std::left << std::setw(30) << mode.name << std::right << std::fixed << std::setprecision(4)
+        << std::setw(11) << ms << std::setw(10) << *std::min_element(mode.times_ms.begin(), mode.times_ms.end())
+        << std::setw(10) << *std::max_element(mode.times_ms.begin(), mode.times_ms.end()) << std::setprecision(3)
+        << std::setw(9) << ms / base_ms << std::setw(16) << mode.recorded_warps << std::setw(14) << trace_bytes.back()
+        << "\n";
+  }
+
+  const double sampled_ratio = median(modes[1].times_ms) / base_ms;
+  const double full_ms = median(modes[2].times_ms);
+  const double full_bound_ms = kFullGoal * double(input_bytes + trace_bytes[2]) / copy_bandwidth * 1e3;
+  out << std::fixed << std::setprecision(3) << "\n  goals\n"
+      << "  sampled      <= " << kSampledGoal << " x unrecorded: " << sampled_ratio << " x   "
+      << verdict(sampled_ratio <= kSampledGoal) << "\n"
+      << "  full capture <= " << kFullGoal << " x (input + trace bytes) / copy bandwidth = " << full_bound_ms
+      << " ms: " << full_ms << " ms   " << verdict(full_ms <= full_bound_ms) << "\n";
+
+  cuda_check(warpviz_attach_recorder(DeviceRecorder{}), "detach the recorder");
+  return sums_right && same_bits && steps_as_expected ? 0 : 1;
+}
+
+}  // namespace warpviz
