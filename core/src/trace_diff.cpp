@@ -86,11 +86,11 @@ void diff_lane(const TraceStep& sa, const TraceStep& sb, int lane, bool skip_und
   const LaneRecord& b = sb.lanes[lane];
   const std::string at = where + " lane " + std::to_string(lane) + " ";
   c.check(a.active(), b.active(), at + "active", show_bool);
+  c.check(a.undefined(), b.undefined(), at + "undefined", show_bool);
   // An undefined result is whatever the backend produced: only whether the lane
-  // ran is comparable.
+  // ran, and that both call it undefined, is comparable.
   if (skip_undefined && (a.undefined() || b.undefined())) return;
   c.check(a.ok(), b.ok(), at + "ok", show_bool);
-  c.check(a.undefined(), b.undefined(), at + "undefined", show_bool);
   c.check(a.src, b.src, at + "src", show_src);
   if (a.in != b.in) c.add(at + "in", show(sa.dtype, a.in), show(sb.dtype, b.in));
   if (a.out != b.out)

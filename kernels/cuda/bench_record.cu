@@ -273,7 +273,9 @@ int run_record_benchmark(int log2_n, int repeat, std::ostream& out) {
 
   out << "\n  median of " << repeat << " launches per mode, after " << kWarmupLaunches
       << " warm-up launches; modes interleaved\n"
-      << "  mode                            median ms    min ms    max ms   vs (a)  recorded warps   trace bytes\n";
+      << "  " << std::left << std::setw(30) << "mode" << std::right << std::setw(11) << "median ms" << std::setw(10)
+      << "min ms" << std::setw(10) << "max ms" << std::setw(9) << "vs (a)" << std::setw(16) << "recorded warps"
+      << std::setw(14) << "trace bytes" << "\n";
   const double base_ms = median(modes[0].times_ms);
   std::vector<uint64_t> trace_bytes;
   for (const Mode& mode : modes) {

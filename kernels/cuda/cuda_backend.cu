@@ -6,6 +6,8 @@
 
 namespace warpviz {
 
+bool probe_device_once(CudaDeviceInfo* info, std::string* why);
+
 namespace {
 
 const RunnerTable& cuda_runners() {
@@ -25,7 +27,31 @@ const RunnerTable& cuda_runners() {
 
 }  // namespace
 
+namespace {
+
+struct DeviceProbe {
+  bool present = false;
+  CudaDeviceInfo info;
+  std::string why;
+};
+
+// Asked once per process: the answer does not change, and every run asks.
+DeviceProbe probe_device() {
+  DeviceProbe probe;
+  probe.present = probe_device_once(&probe.info, &probe.why);
+  return probe;
+}
+
+}  // namespace
+
 bool cuda_device_present(CudaDeviceInfo* info, std::string* why) {
+  static const DeviceProbe probe = probe_device();
+  if (info) *info = probe.info;
+  if (why) *why = probe.why;
+  return probe.present;
+}
+
+bool probe_device_once(CudaDeviceInfo* info, std::string* why) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {

@@ -27,7 +27,7 @@ inline void cuda_check(cudaError_t status, const char* what) {
 
 // One launch's trace buffer. Which warps it records comes from a RecordFilter
 // (a block list is recorded as its range, then trimmed on the host) and a
-// stride (1: every chosen warp; 64: one warp in 64).
+// stride (1: every chosen warp; 64: one warp in 64), rounded up to a power of two.
 class CudaRecording {
  public:
   CudaRecording(Dim3 grid, Dim3 block, const emu::RecordFilter& filter, uint32_t steps_per_warp,
@@ -35,7 +35,8 @@ class CudaRecording {
       : filter_(filter) {
     rec_.steps_per_warp = steps_per_warp;
     rec_.warps_per_block = uint32_t((block.count() + kWarpSize - 1) / kWarpSize);
-    rec_.warp_stride = std::max(1u, warp_stride);
+    while ((1u << rec_.warp_stride_shift) < warp_stride && rec_.warp_stride_shift < 31) ++rec_.warp_stride_shift;
+    const uint32_t stride = 1u << rec_.warp_stride_shift;
     rec_.block_begin = 0;
     rec_.block_end = uint32_t(grid.count());
     if (!filter.blocks.empty()) {
@@ -49,7 +50,7 @@ class CudaRecording {
         if (w < 32) rec_.warp_mask |= 1u << w;
     }
     const uint64_t warps = uint64_t(rec_.block_end - rec_.block_begin) * rec_.warps_per_block;
-    slots_ = (warps + rec_.warp_stride - 1) / rec_.warp_stride;
+    slots_ = (warps + stride - 1) / stride;
     if (slots_ == 0) return;
     cuda_check(cudaMalloc(&rec_.headers, slots_ * steps_per_warp * sizeof(DeviceStepHeader)), "recorder headers");
     cuda_check(cudaMalloc(&rec_.lanes, slots_ * steps_per_warp * kWarpSize * sizeof(LaneRecord)), "recorder lanes");

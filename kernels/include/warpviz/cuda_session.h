@@ -83,7 +83,7 @@ class Session {
     const Dim3 g{grid.x, grid.y, grid.z}, b{block.x, block.y, block.z};
     trace_.meta.grid = g;
     trace_.meta.block = b;
-    for (uint32_t steps_per_warp = 32;; steps_per_warp *= 8) {
+    for (uint32_t steps_per_warp = 32;; steps_per_warp *= 4) {
       CudaRecording recording(g, b, filter_, steps_per_warp);
       cuda_check(warpviz_attach_recorder(recording.recorder()), "attach the recorder");
       kernel<<<grid, block>>>(args...);
@@ -91,7 +91,7 @@ class Session {
       cuda_check(cudaDeviceSynchronize(), "kernel");
       cuda_check(warpviz_attach_recorder(DeviceRecorder{}), "detach the recorder");
       Trace attempt;
-      if (recording.collect(attempt) || steps_per_warp >= 4096) {
+      if (recording.collect(attempt) || steps_per_warp >= 2048) {  // 2048: the last, largest try
         trace_.steps.insert(trace_.steps.end(), attempt.steps.begin(), attempt.steps.end());
         trace_.overflow |= attempt.overflow;
         return;

@@ -30,7 +30,7 @@ struct DeviceRecorder {
   uint32_t enabled = 0;                 // 0: every warp runs unrecorded
   uint32_t block_begin = 0, block_end = 0;  // recorded blocks [begin, end)
   uint32_t warp_mask = 0xffffffffu;     // recorded warps of a block (bit per warp index < 32)
-  uint32_t warp_stride = 1;             // of those, every warp_stride-th global warp
+  uint32_t warp_stride_shift = 0;       // of those, every (1 << shift)-th global warp
   uint32_t warps_per_block = 1;
 };
 

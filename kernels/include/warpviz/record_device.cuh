@@ -50,9 +50,10 @@ __device__ inline int64_t recorded_slot() {
   if (block < r.block_begin || block >= r.block_end) return -1;
   const uint32_t warp = thread_linear() / 32;
   if (warp < 32 && !((r.warp_mask >> warp) & 1u)) return -1;
-  const uint64_t global_warp = uint64_t(block - r.block_begin) * r.warps_per_block + warp;
-  if (global_warp % r.warp_stride) return -1;
-  return int64_t(global_warp / r.warp_stride);
+  // 32-bit shifts and masks: this runs in every warp at every intrinsic.
+  const uint32_t global_warp = (block - r.block_begin) * r.warps_per_block + warp;
+  if (global_warp & ((1u << r.warp_stride_shift) - 1u)) return -1;
+  return int64_t(global_warp >> r.warp_stride_shift);
 }
 
 // ============================================================================
