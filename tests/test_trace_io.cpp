@@ -773,14 +773,17 @@ TEST_CASE("diff_traces: undefined lanes and metadata", "[trace][diff]") {
   strict.skip_undefined = false;
   REQUIRE(diff_traces(a, b, strict).size() == 2);
 
-  // Undefined in one trace only: values are still skipped, activity is not.
+  // Undefined in one trace only: the marking differs and is reported; the
+  // values are still skipped.
   b = a;
   b.steps[0].lanes[2].flags |= kLaneUndefined;
   b.steps[0].lanes[2].out = 7;
-  REQUIRE(diff_traces(a, b).empty());
-  b.steps[0].lanes[2].flags &= uint8_t(~kLaneActive);
   auto d = diff_traces(a, b);
   REQUIRE(d.size() == 1);
+  REQUIRE(d[0].where == "step 0 (block 0 warp 0 shfl.down line 4) lane 2 undefined");
+  b.steps[0].lanes[2].flags &= uint8_t(~kLaneActive);
+  d = diff_traces(a, b);
+  REQUIRE(d.size() == 2);
   REQUIRE(d[0].where == "step 0 (block 0 warp 0 shfl.down line 4) lane 2 active");
 
   // Backend, device and tool version differ by design and are never compared.

@@ -105,7 +105,8 @@ void apply_shuffle(TraceStep& step) {
   // the low bits, which are all PTX looks at. b is a register: it may differ by lane.
   const bool per_lane_b = step.step_flags & kStepPerLaneOperand;
   const uint32_t uniform_b = static_cast<uint32_t>(step.args.b);
-  const uint32_t readable = active_lanes(step) & step.mask;
+  const uint32_t active = active_lanes(step);
+  const uint32_t members = active & step.mask;
 
   for (int lane = 0; lane < kWarpSize; ++lane) {
     LaneRecord& rec = step.lanes[lane];
@@ -114,14 +115,13 @@ void apply_shuffle(TraceStep& step) {
     const ShflSelection sel = shfl_select(step.op, lane, b, c);
     rec.src = static_cast<int8_t>(sel.src);
     if (sel.in_range) set_flag(rec, kLaneOk);
-    if (has_lane(readable, sel.src)) {
-      // Both halves of a 64-bit shuffle use the same selection (§1.2): a bit copy.
-      rec.out = step.lanes[sel.src].in;
-    } else {
-      // §1.5: a[j] is undefined for an inactive or non-member source; an H200 gave 0.
-      rec.out = 0;
-      set_flag(rec, kLaneUndefined);
-    }
+    // §1.5: a[j] is undefined for an inactive or non-member source. The value
+    // is what an H200 gave: a lane that ran the shuffle supplies its register
+    // even when the mask leaves it out (seen in the GPU tests); a lane that did
+    // not run it gives 0 (U01).
+    if (!has_lane(members, sel.src)) set_flag(rec, kLaneUndefined);
+    // Both halves of a 64-bit shuffle use the same selection (§1.2): a bit copy.
+    rec.out = has_lane(active, sel.src) ? step.lanes[sel.src].in : 0;
     // PTX 9.7.9.6: a caller outside membermask is undefined; the value is still
     // the formula's, so it is flagged but not changed.
     if (!has_lane(step.mask, lane)) set_flag(rec, kLaneUndefined);
