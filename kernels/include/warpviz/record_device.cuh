@@ -11,6 +11,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -121,14 +122,18 @@ __device__ inline void record_step(int64_t slot, const StepFacts& f) {
   int same_b = 1;
   __match_all_sync(group, (unsigned long long)f.b, &same_b);
 
+  // Three 8-byte stores per lane: in, out, and addr/src/flags/bytes packed as
+  // LaneRecord lays them out (little-endian), instead of four narrow ones.
+  static_assert(sizeof(LaneRecord) == 24 && offsetof(LaneRecord, addr) == 16 && offsetof(LaneRecord, src) == 20 &&
+                    offsetof(LaneRecord, flags) == 21 && offsetof(LaneRecord, bytes) == 22,
+                "the packed store below follows LaneRecord's layout");
   const uint64_t index = uint64_t(slot) * r.steps_per_warp + seq;
-  LaneRecord rec;
-  rec.in = f.in;
-  rec.out = f.out;
-  rec.src = int8_t(f.src);
-  rec.flags = uint8_t(kLaneActive | (f.ok ? kLaneOk : 0));
-  rec.addr = same_b ? 0u : uint32_t(f.b);
-  r.lanes[index * kWarpSize + lane] = rec;
+  const uint32_t addr = same_b ? 0u : uint32_t(f.b);
+  const uint8_t flags = uint8_t(kLaneActive | (f.ok ? kLaneOk : 0));
+  uint64_t* dst = reinterpret_cast<uint64_t*>(&r.lanes[index * kWarpSize + lane]);
+  dst[0] = f.in;
+  dst[1] = f.out;
+  dst[2] = uint64_t(addr) | (uint64_t(uint8_t(int8_t(f.src))) << 32) | (uint64_t(flags) << 40);
   if (int(lane) == group_leader) {
     DeviceStepHeader h;
     h.block = block_linear();
