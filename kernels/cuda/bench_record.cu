@@ -31,8 +31,17 @@ __global__ void reduce_sum_grid_stride(const float4* input, float* output, int n
     __shared__ float smem[32];
     int tid = threadIdx.x;
     float val = 0.0f;
-    for (int i = blockIdx.x * blockDim.x + tid; i < n4; i += gridDim.x * blockDim.x) {
-        float4 v = input[i];
+    const int stride = gridDim.x * blockDim.x;
+    int i = blockIdx.x * blockDim.x + tid;
+    // Four loads in flight per thread before any add: enough bytes in the air
+    // to run near the copy bandwidth.
+    for (; i + 3 * stride < n4; i += 4 * stride) {
+        const float4 a = input[i], b = input[i + stride], c = input[i + 2 * stride], d = input[i + 3 * stride];
+        val += ((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w));
+        val += ((c.x + c.y) + (c.z + c.w)) + ((d.x + d.y) + (d.z + d.w));
+    }
+    for (; i < n4; i += stride) {
+        const float4 v = input[i];
         val += (v.x + v.y) + (v.z + v.w);
     }
     val = warp_sum(val);
@@ -60,6 +69,7 @@ constexpr size_t kCopyBytes = size_t(1) << 31;
 constexpr int kCopyRepeats = 10;
 constexpr double kMaxRelativeError = 1e-5;  // f32 tree sums of 256 values land near 1e-7
 constexpr double kSampledGoal = 1.05, kFullGoal = 1.2;
+constexpr size_t kL2FlushBytes = size_t(256) << 20;
 
 // Events around stream-0 work: they time the device, not the host's launch path.
 class EventTimer {
@@ -176,9 +186,12 @@ struct Mode {
   std::vector<float> times_ms;
 };
 
-// Outside the timed region: point the kernel at this mode's recorder and zero
-// its step counters (they count up across launches; a full counter records nothing).
-void prepare(const Mode& mode) {
+// Outside the timed region: evict the L2 (60 MB on an H200, a fifth of the
+// input: whichever mode ran last would otherwise leave the next one a warm
+// cache), point the kernel at this mode's recorder and zero its step counters
+// (they count up across launches; a full counter records nothing).
+void prepare(const Mode& mode, const DeviceBytes& l2_flush) {
+  cuda_check(cudaMemsetAsync(l2_flush.get(), 0x3c, kL2FlushBytes, 0), "flush the L2");
   cuda_check(warpviz_attach_recorder(mode.recorder), "attach the recorder");
   if (mode.recorded_warps)
     cuda_check(cudaMemsetAsync(mode.recorder.step_counts, 0, mode.recorded_warps * sizeof(uint32_t), 0),
@@ -241,12 +254,13 @@ bool run_workload(const Workload& w, const std::vector<float>& host_input, const
   modes.push_back({"(c) full capture, every warp", full.recorder(), &full, full.step_counts().size(),
                    DeviceArray<float>(grid, 0.f), {}});
 
+  const DeviceBytes l2_flush(kL2FlushBytes);
   // Correctness first, on outputs poisoned with NaN so an unwritten partial shows.
   std::vector<std::vector<float>> results;
   bool steps_as_expected = true;
   for (Mode& mode : modes) {
     cuda_check(cudaMemset(mode.partials.ptr(), 0xff, grid * sizeof(float)), "poison the partial sums");
-    prepare(mode);
+    prepare(mode, l2_flush);
     launch(w, mode, input, n);
     cuda_check(cudaDeviceSynchronize(), "reduction");
     results.push_back(mode.partials.download());
@@ -274,15 +288,27 @@ bool run_workload(const Workload& w, const std::vector<float>& host_input, const
   EventTimer timer;
   for (int r = -kWarmupLaunches; r < repeat; ++r)
     for (Mode& mode : modes) {
-      prepare(mode);
+      prepare(mode, l2_flush);
       timer.start();
       launch(w, mode, input, n);
       const float ms = timer.stop_ms();
       if (r >= 0) mode.times_ms.push_back(ms);
     }
 
+  // The last timed launch recorded exactly what the first one did.
+  bool steps_after_timing = true;
+  for (const Mode& mode : modes)
+    if (mode.recording) {
+      uint64_t steps = 0;
+      for (uint32_t count : mode.recording->step_counts()) steps += count;
+      steps_after_timing &= steps == expected_steps(warps, mode.recording == &sampled ? kSampleStride : 1);
+    }
+  out << "                  recorded steps of the last timed launch as expected: " << check(steps_after_timing)
+      << "\n";
+  steps_as_expected &= steps_after_timing;
+
   out << "  median of " << repeat << " launches per mode, after " << kWarmupLaunches
-      << " warm-up launches; modes interleaved\n"
+      << " warm-up launches; modes interleaved; L2 flushed before each launch\n"
       << "  " << std::left << std::setw(30) << "mode" << std::right << std::setw(11) << "median ms" << std::setw(10)
       << "min ms" << std::setw(10) << "max ms" << std::setw(9) << "vs (a)" << std::setw(16) << "recorded warps"
       << std::setw(14) << "trace bytes" << "\n";

@@ -2,9 +2,10 @@
 // code that sizes it and turns it into a Trace. Plain structs only.
 //
 // Every recorded warp owns `steps_per_warp` step slots. A step's lanes are 32
-// consecutive LaneRecords, each written by its own lane (coalesced); the
-// warp's lowest active lane writes the header and takes the next slot with one
-// atomicAdd on its warp's own counter (no contention: nobody else touches it).
+// consecutive LaneRecords, each written by its own lane (coalesced); each
+// group's lowest lane writes the header. A warp counts its own steps in shared
+// memory (no global atomic round trip on the recording path) and publishes the
+// count with a fire-and-forget atomicMax for the host.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,8 @@ struct DeviceRecorder {
   uint32_t warp_mask = 0xffffffffu;     // recorded warps of a block (bit per warp index < 32)
   uint32_t warp_stride_shift = 0;       // of those, every (1 << shift)-th global warp
   uint32_t warps_per_block = 1;
+  uint32_t launch_tag = 0;              // set per launch by warpviz_attach_recorder: tells this
+                                        // launch's shared-memory step counters from stale ones
 };
 
 }  // namespace warpviz

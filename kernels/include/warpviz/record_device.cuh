@@ -98,6 +98,22 @@ struct StepFacts {
   bool ok = false;
 };
 
+// This warp's step counter, in shared memory: per block, so shared memory left
+// by an earlier block (or launch) is told apart by its tag and starts over.
+struct WarpStepCounter {
+  uint32_t tag, count;
+};
+__device__ inline uint32_t take_warp_steps(const DeviceRecorder& r, uint32_t steps) {
+  __shared__ WarpStepCounter counters[32];  // a block has at most 32 warps
+  WarpStepCounter& c = counters[thread_linear() / 32];
+  const uint32_t tag = r.launch_tag ^ (block_linear() * 0x9e3779b9u);
+  if (c.tag != tag) {
+    c.count = 0;
+    c.tag = tag;
+  }
+  return atomicAdd(&c.count, steps);  // shared: divergent paths of one warp may interleave
+}
+
 // Called by every lane that executed the op, right after it. The lanes that
 // are converged here are the ones that ran it; lanes that passed different
 // masks (the tiles of a thread_block_tile<8>, say) ran it as separate groups,
@@ -109,11 +125,14 @@ __device__ inline void record_step(int64_t slot, const StepFacts& f) {
   const unsigned group = __match_any_sync(active, f.mask);
   const int group_leader = __ffs(group) - 1;
   const unsigned leaders = __ballot_sync(active, int(lane) == group_leader);
-  // One atomicAdd per warp and op takes a slot for every group; groups take
-  // them in lane order, which is the order the emulator completes them in.
+  // The first lane takes a slot for every group; groups take them in lane
+  // order, which is the order the emulator completes them in.
   const int first = __ffs(active) - 1;
   uint32_t base = 0;
-  if (int(lane) == first) base = atomicAdd(&r.step_counts[slot], uint32_t(__popc(leaders)));
+  if (int(lane) == first) {
+    base = take_warp_steps(r, uint32_t(__popc(leaders)));
+    atomicMax(&r.step_counts[slot], base + uint32_t(__popc(leaders)));  // result unused: no wait
+  }
   base = __shfl_sync(active, base, first);
   const uint32_t seq = base + uint32_t(__popc(leaders & ((1u << group_leader) - 1u)));
   if (seq >= r.steps_per_warp) return;  // full: the host sees the count and reports overflow
@@ -361,9 +380,21 @@ __device__ inline void syncthreads(uint32_t) { __syncthreads(); }
 // [SECTION] Attaching a recorder from host code
 // ============================================================================
 
+namespace warpviz {
+// A new tag for every launch: a block's shared-memory step counters outlive
+// it, and a later block (or launch) must not continue an old count.
+inline uint32_t next_launch_tag() {
+  static uint32_t launches = 0;
+  return 0x9e3779b9u * ++launches ^ 0x5bd1e995u;
+}
+}  // namespace warpviz
+
 // Points this file's kernels at a recorder (or, with enabled = 0, at none).
+// Call it before every launch.
 static inline cudaError_t warpviz_attach_recorder(const warpviz::DeviceRecorder& recorder) {
-  return cudaMemcpyToSymbol(warpviz_recorder, &recorder, sizeof recorder);
+  warpviz::DeviceRecorder tagged = recorder;
+  tagged.launch_tag = warpviz::next_launch_tag();
+  return cudaMemcpyToSymbol(warpviz_recorder, &tagged, sizeof tagged);
 }
 
 #include "warpviz/cooperative_groups_rec.h"
