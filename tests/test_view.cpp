@@ -1,0 +1,645 @@
+// The app's pure view logic: playback timing, the lane layout, arrows and
+// labels of real emulator traces, the vote, history and block views, the UI
+// strings and the settings file. Expected values come from the kernels' own
+// outputs or from hand counts, never from the view code under test.
+#include <bit>
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <unistd.h>
+
+#include "warpviz/backends.h"
+#include "warpviz/scenario.h"
+#include "warpviz/view/block_view.h"
+#include "warpviz/view/history.h"
+#include "warpviz/view/lane_view.h"
+#include "warpviz/view/playback.h"
+#include "warpviz/view/settings.h"
+#include "warpviz/view/strings.h"
+#include "warpviz/view/vote_view.h"
+
+using namespace warpviz;
+using namespace warpviz::view;
+namespace fs = std::filesystem;
+
+namespace {
+
+Trace run(const std::string& scenario, std::vector<std::pair<std::string, std::string>> sets = {},
+          const std::string& input = "") {
+  return run_scenario_cpu(resolve_scenario({scenario, std::move(sets), input}), {});
+}
+
+size_t first_step_with(const Trace& t, Op op) {
+  for (size_t i = 0; i < t.steps.size(); ++i)
+    if (t.steps[i].op == op) return i;
+  FAIL("no " << op_name(op) << " step");
+  return 0;
+}
+
+int32_t output_int(const Trace& t, const std::string& name, size_t i) {
+  const TraceOutput* o = t.output(name);
+  REQUIRE(o != nullptr);
+  REQUIRE(i < o->bits.size());
+  return int32_t(uint32_t(o->bits[i]));
+}
+
+// A fresh directory per test, removed afterwards.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("warpviz-test-view-" + std::to_string(::getpid()) + "-" +
+                                        std::to_string(counter()++));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  static int& counter() {
+    static int n = 0;
+    return n;
+  }
+};
+
+}  // namespace
+
+// ---- playback -----------------------------------------------------------------
+
+TEST_CASE("playback advances speed x dt steps while playing", "[playback]") {
+  Playback p(10);
+  CHECK(p.step() == 0);
+  CHECK_FALSE(p.playing());
+  CHECK_FALSE(p.advance(1.0));  // paused: nothing moves
+  CHECK(p.position() == 0);
+
+  p.set_speed(2);
+  p.play();
+  CHECK(p.advance(0.5));  // 0.5 s at 2 steps/s: exactly one step
+  CHECK(p.step() == 1);
+  CHECK(p.transition() == 0);
+
+  CHECK(p.advance(0.125));  // a quarter of the way to step 2
+  CHECK(p.step() == 1);
+  CHECK(p.transition() == Approx(0.25));
+  CHECK(p.eased_transition() == Approx(0.15625));  // smoothstep(0.25)
+  CHECK(p.position() == Approx(1.25));
+
+  p.pause();
+  CHECK_FALSE(p.advance(1.0));
+  CHECK(p.position() == Approx(1.25));
+}
+
+TEST_CASE("playback frame times that do not add up exactly still land on steps", "[playback]") {
+  Playback p(10);
+  p.set_speed(1);
+  p.play();
+  for (int i = 0; i < 30; ++i) p.advance(0.1);  // 30 x 0.1 is not exactly 3.0 in binary
+  CHECK(p.step() == 3);
+  CHECK(p.transition() == 0);
+}
+
+TEST_CASE("playback stops and pauses at the last step", "[playback]") {
+  Playback p(4);
+  p.set_speed(20);
+  p.play();
+  CHECK(p.advance(10.0));
+  CHECK(p.step() == 3);
+  CHECK(p.transition() == 0);
+  CHECK_FALSE(p.playing());
+  CHECK_FALSE(p.advance(1.0));
+  CHECK(p.step() == 3);
+
+  p.play();  // from the end, play starts over
+  CHECK(p.playing());
+  CHECK(p.step() == 0);
+
+  Playback single(1);
+  single.play();  // one step: nothing to animate
+  CHECK_FALSE(single.playing());
+  Playback empty;
+  empty.step_forward();
+  empty.jump_to_end();
+  CHECK(empty.step() == 0);
+}
+
+TEST_CASE("playback scrub, seek and single steps", "[playback]") {
+  Playback p(6);
+  p.scrub(2.75);
+  CHECK(p.step() == 2);
+  CHECK(p.transition() == Approx(0.75));
+  p.step_forward();  // mid-transition: to the next whole step
+  CHECK(p.step() == 3);
+  CHECK(p.transition() == 0);
+
+  p.scrub(3.5);
+  p.step_back();
+  CHECK(p.step() == 2);
+  CHECK(p.transition() == 0);
+
+  p.scrub(-4);
+  CHECK(p.position() == 0);
+  p.scrub(99);
+  CHECK(p.position() == 5);
+  p.step_forward();  // stops at the last
+  CHECK(p.step() == 5);
+
+  p.seek(0);
+  p.step_back();  // stays at the first
+  CHECK(p.step() == 0);
+  p.seek(100);
+  CHECK(p.step() == 5);
+  p.jump_to_start();
+  CHECK(p.step() == 0);
+  p.jump_to_end();
+  CHECK(p.step() == 5);
+
+  p.play();
+  p.seek(1);
+  p.step_forward();  // stepping pauses
+  CHECK_FALSE(p.playing());
+  CHECK(p.step() == 2);
+
+  p.toggle();
+  CHECK(p.playing());
+  p.toggle();
+  CHECK_FALSE(p.playing());
+}
+
+TEST_CASE("playback speed is clamped and the step count keeps the position", "[playback]") {
+  Playback p(10);
+  p.set_speed(100);
+  CHECK(p.speed() == 20);
+  p.set_speed(0);
+  CHECK(p.speed() == Approx(0.1));
+  p.set_speed(3);
+  CHECK(p.speed() == 3);
+
+  p.seek(7);
+  p.set_step_count(20);
+  CHECK(p.step() == 7);
+  CHECK(p.step_count() == 20);
+  p.set_step_count(5);
+  CHECK(p.step() == 4);
+  p.set_step_count(0);
+  CHECK(p.step() == 0);
+}
+
+// ---- layout -------------------------------------------------------------------
+
+TEST_CASE("layout: 32 cells per row inside the viewport, in order, no overlap", "[layout]") {
+  struct Viewport {
+    float w, h, dpi;
+  };
+  const Viewport viewports[] = {{1600, 500, 1}, {1280, 720, 1}, {800, 900, 1}, {320, 160, 1}, {3840, 1000, 2}};
+  for (const Viewport& v : viewports) {
+    INFO(v.w << "x" << v.h << " dpi " << v.dpi);
+    const LaneLayout l = layout_lanes(v.w, v.h, v.dpi);
+    REQUIRE(l.cell_w > 0);
+    REQUIRE(l.cell_h > 0);
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      for (const Rect& r : {l.in_cells[lane], l.out_cells[lane]}) {
+        CHECK(r.x >= 0);
+        CHECK(r.y >= 0);
+        CHECK(r.x + r.w <= v.w);
+        CHECK(r.y + r.h <= v.h);
+      }
+      CHECK(l.in_cells[lane].x == l.out_cells[lane].x);  // a lane's two cells share a column
+      if (lane > 0) {
+        CHECK(l.in_cells[lane - 1].x + l.in_cells[lane - 1].w < l.in_cells[lane].x);
+        CHECK(l.out_cells[lane - 1].x + l.out_cells[lane - 1].w < l.out_cells[lane].x);
+      }
+    }
+    // Inputs above outputs, with room for the arrows between them.
+    const float gap = l.out_cells[0].y - (l.in_cells[0].y + l.in_cells[0].h);
+    CHECK(gap >= 0.3f * v.h);
+    CHECK(gap <= 0.45f * v.h);
+    // The cells use the width, and are never much taller than wide.
+    CHECK(l.in_cells[31].x + l.in_cells[31].w - l.in_cells[0].x >= 0.8f * v.w);
+    CHECK(l.cell_h <= 1.3f * l.cell_w);
+    CHECK(l.font_px > 0);
+    CHECK(l.font_px <= l.cell_h);
+  }
+}
+
+TEST_CASE("layout: text grows with the cells and the DPI", "[layout]") {
+  const LaneLayout small = layout_lanes(800, 300, 1);
+  const LaneLayout large = layout_lanes(2400, 900, 1);
+  CHECK(large.cell_w > 2.5f * small.cell_w);
+  CHECK(large.font_px > 2.5f * small.font_px);
+
+  // A tiny panel on a high-DPI screen keeps a larger minimum size.
+  CHECK(layout_lanes(400, 120, 2).font_px > layout_lanes(400, 120, 1).font_px);
+
+  // Nothing to lay out in an empty viewport, but nothing negative either.
+  const LaneLayout none = layout_lanes(0, 0, 1);
+  CHECK(none.cell_w == 0);
+  CHECK(none.cell_h == 0);
+}
+
+TEST_CASE("travelling value goes from the source cell to the destination cell", "[layout]") {
+  const LaneLayout l = layout_lanes(1600, 600, 1);
+  const Arrow arrow{16, 0, ArrowKind::Read};
+  const Point start = travelling_value(l, arrow, 0);
+  const Point end = travelling_value(l, arrow, 1);
+  CHECK(start.x == Approx(l.in_cells[16].cx()));
+  CHECK(start.y == Approx(l.in_cells[16].cy()));
+  CHECK(end.x == Approx(l.out_cells[0].cx()));
+  CHECK(end.y == Approx(l.out_cells[0].cy()));
+
+  // Midway it is off the straight line (a slight arc), but not far off.
+  const Point mid = travelling_value(l, arrow, 0.5f);
+  const float line_x = (start.x + end.x) / 2, line_y = (start.y + end.y) / 2;
+  const float off = std::hypot(mid.x - line_x, mid.y - line_y);
+  const float length = std::hypot(end.x - start.x, end.y - start.y);
+  CHECK(off > 0.02f * length);
+  CHECK(off < 0.25f * length);
+
+  // A lane keeping its own value goes straight down.
+  const Arrow own{20, 20, ArrowKind::KeepOwn};
+  CHECK(travelling_value(l, own, 0.5f).x == Approx(l.in_cells[20].cx()));
+  CHECK(travelling_value(l, own, 0.5f).y == Approx((l.in_cells[20].cy() + l.out_cells[20].cy()) / 2));
+}
+
+// ---- lane frames ----------------------------------------------------------------
+
+TEST_CASE("lane frame of warp_sum: reads, kept values, labels", "[lanes]") {
+  const Trace t = run("warp_sum");  // f32, iota
+  REQUIRE(t.steps.size() == 5);
+
+  const LaneFrame f = lane_frame(t, 0, false);
+  REQUIRE(f.cells.size() == 32);
+  REQUIRE(f.arrows.size() == 32);
+  CHECK(f.round_label == "round 1/5");
+  CHECK(f.op_label == "shfl.down  delta 16  width 32  mask 0xffffffff");
+  for (const Arrow& a : f.arrows) {
+    INFO("lane " << a.to_lane);
+    if (a.to_lane < 16) {
+      CHECK(a.kind == ArrowKind::Read);
+      CHECK(a.from_lane == a.to_lane + 16);
+      CHECK(f.cells[a.to_lane].state == CellState::Active);
+    } else {
+      CHECK(a.kind == ArrowKind::KeepOwn);
+      CHECK(a.from_lane == a.to_lane);
+      CHECK(f.cells[a.to_lane].state == CellState::OutOfRange);
+    }
+  }
+  CHECK(f.arrows[0].from_lane == 16);
+  CHECK(f.cells[3].in_text == "3");
+  CHECK(f.cells[3].out_text == "19");   // lane 3 reads lane 19's 19
+  CHECK(f.cells[20].out_text == "20");  // out of range: its own
+
+  const LaneFrame hex = lane_frame(t, 0, true);
+  CHECK(hex.cells[3].in_text == "0x40400000");  // 3.0f
+
+  const LaneFrame last = lane_frame(t, 4, false);
+  CHECK(last.round_label == "round 5/5");
+  CHECK(last.op_label == "shfl.down  delta 1  width 32  mask 0xffffffff");
+  CHECK(last.arrows[0].from_lane == 1);
+  CHECK(last.arrows[31].kind == ArrowKind::KeepOwn);
+
+  CHECK(lane_frame(t, 99, false).cells.empty());  // past the end: nothing to draw
+}
+
+TEST_CASE("lane frame marks reads of inactive lanes as undefined", "[lanes]") {
+  const Trace t = run("shfl", {{"op", "down"}, {"arg", "8"}, {"mask", "0x0000ffff"}});
+  REQUIRE(t.steps.size() == 1);
+  const LaneFrame f = lane_frame(t, 0, false);
+  CHECK(f.op_label == "shfl.down  delta 8  width 32  mask 0x0000ffff");
+  REQUIRE(f.arrows.size() == 16);  // one per active lane
+  for (const Arrow& a : f.arrows) {
+    INFO("lane " << a.to_lane);
+    CHECK(a.from_lane == a.to_lane + 8);
+    CHECK(a.kind == (a.to_lane < 8 ? ArrowKind::Read : ArrowKind::Undefined));
+  }
+  for (int lane = 0; lane < 32; ++lane) {
+    INFO("lane " << lane);
+    const CellState expected = lane < 8 ? CellState::Active : lane < 16 ? CellState::Undefined : CellState::Inactive;
+    CHECK(f.cells[lane].state == expected);
+    CHECK(f.cells[lane].in_text.empty() == (lane >= 16));
+  }
+  CHECK(f.cells[0].out_text == "8");
+}
+
+TEST_CASE("lane frame labels name each op's operands", "[lanes]") {
+  const Trace idx = run("shfl", {{"op", "idx"}, {"arg", "5"}, {"width", "8"}});
+  CHECK(lane_frame(idx, 0, false).op_label == "shfl.idx  srcLane 5  width 8  mask 0xffffffff");
+  const Trace x = run("shfl", {{"op", "xor"}, {"arg", "9"}, {"c", "0x181f"}});
+  CHECK(lane_frame(x, 0, false).op_label == "shfl.bfly  laneMask 9  c 0x0000181f  mask 0xffffffff");
+
+  const Trace vote = run("vote");
+  const size_t ballot = first_step_with(vote, Op::Ballot);
+  const LaneFrame vf = lane_frame(vote, ballot, false);
+  CHECK(vf.op_label == "vote.ballot  mask 0xffffffff");
+  CHECK(vf.arrows.empty());  // arrows are for shuffles
+  CHECK(vf.cells[0].out_text == format_hex(DType::U32, vote.steps[ballot].lanes[0].out));  // masks read as hex
+
+  const Trace redux = run("redux");
+  CHECK(lane_frame(redux, 0, false).op_label == "redux.add  mask 0xffffffff");
+  CHECK(lane_frame(redux, 0, false).round_label == "round 1/6");
+}
+
+// ---- votes ----------------------------------------------------------------------
+
+TEST_CASE("ballot view of the vote scenario matches the hardware's ballot", "[votes]") {
+  const Trace t = run("vote");  // random:1, value > 0
+  const TraceStep& step = t.steps[first_step_with(t, Op::Ballot)];
+  const auto v = ballot_view(step);
+  REQUIRE(v.has_value());
+
+  uint32_t expected = 0;  // independently: lanes whose predicate was non-zero
+  for (int lane = 0; lane < 32; ++lane)
+    if (uint32_t(step.lanes[lane].in) != 0) expected |= 1u << lane;
+  CHECK(v->ballot == expected);
+  CHECK(v->ballot == uint32_t(step.lanes[0].out));
+  CHECK(v->ballot != 0);
+  CHECK(v->ballot != 0xffffffffu);
+  for (int lane = 0; lane < 32; ++lane) CHECK(v->predicate[lane] == bool((expected >> lane) & 1));
+  CHECK(v->popc == output_int(t, "count", 0));
+  CHECK(v->first_lane == output_int(t, "first", 0));
+  CHECK(v->ffs == v->first_lane + 1);
+
+  CHECK(ballot_view(t.steps[first_step_with(t, Op::Any)]).has_value());
+  CHECK_FALSE(ballot_view(run("warp_sum").steps[0]).has_value());
+}
+
+TEST_CASE("ballot view with a partial mask counts only the voting lanes", "[votes]") {
+  const Trace t = run("vote", {{"mask", "0x0000ffff"}}, "ones");
+  const auto v = ballot_view(t.steps[first_step_with(t, Op::Ballot)]);
+  REQUIRE(v.has_value());
+  CHECK(v->ballot == 0x0000ffffu);
+  CHECK(v->popc == 16);
+  CHECK(v->first_lane == 0);
+  CHECK(v->active[15]);
+  CHECK_FALSE(v->active[16]);
+}
+
+TEST_CASE("compaction slots", "[votes]") {
+  const auto hand = compaction_slots(0b1011);
+  CHECK(hand[0].slot == 0);
+  CHECK(hand[1].slot == 1);
+  CHECK(hand[2].slot == -1);
+  CHECK(hand[3].slot == 2);
+  CHECK(hand[31].slot == -1);
+  CHECK(compaction_slots(0xffffffffu)[31].slot == 31);
+
+  // Against the compact kernel's own slot output.
+  const Trace t = run("compact");
+  const auto v = ballot_view(t.steps[first_step_with(t, Op::Ballot)]);
+  REQUIRE(v.has_value());
+  const auto slots = compaction_slots(v->ballot);
+  REQUIRE(slots.size() == 32);
+  for (int lane = 0; lane < 32; ++lane) {
+    INFO("lane " << lane);
+    CHECK(slots[lane].lane == lane);
+    CHECK(slots[lane].slot == output_int(t, "slot", lane));
+  }
+}
+
+TEST_CASE("match groups of the match scenario agree with match.any's masks", "[votes]") {
+  const Trace t = run("match");  // 3,1,4,1,5,9,2,6,5,3,5,8,...
+  const TraceStep& step = t.steps[first_step_with(t, Op::MatchAny)];
+  const auto groups = match_groups(step);
+  CHECK(groups[0] == 0);  // 3
+  CHECK(groups[1] == 1);  // 1
+  CHECK(groups[2] == 2);  // 4
+  CHECK(groups[3] == 1);  // 1 again
+  CHECK(groups[4] == 3);  // 5
+  std::set<int> ids(groups.begin(), groups.end());
+  CHECK(ids == std::set<int>{0, 1, 2, 3, 4, 5, 6, 7, 8});  // nine distinct values, dense ids
+  for (int a = 0; a < 32; ++a)
+    for (int b = 0; b < 32; ++b) {
+      INFO("lanes " << a << " and " << b);
+      CHECK((groups[a] == groups[b]) == bool((step.lanes[a].out >> b) & 1));
+    }
+
+  const Trace half = run("match", {{"mask", "0x0000ffff"}});
+  const auto half_groups = match_groups(half.steps[first_step_with(half, Op::MatchAny)]);
+  for (int lane = 16; lane < 32; ++lane) CHECK(half_groups[lane] == -1);
+  CHECK(half_groups[0] == 0);
+}
+
+// ---- history --------------------------------------------------------------------
+
+TEST_CASE("history table of warp_sum: dims, texts, heat and clicks", "[history]") {
+  const Trace t = run("warp_sum");
+  const HistoryTable h = history_table(t, 0, 0, false);
+  REQUIRE(h.step_indices.size() == 5);
+  REQUIRE(h.cells.size() == 32);
+  for (const auto& row : h.cells) CHECK(row.size() == 5);
+
+  // A click on column c shows that step: its round and values.
+  for (size_t c = 0; c < h.step_indices.size(); ++c) {
+    Playback p(t.steps.size());
+    p.seek(h.step_indices[c]);
+    CHECK(t.steps[p.step()].seq == c);
+    const LaneFrame f = lane_frame(t, p.step(), false);
+    CHECK(f.round_label == "round " + std::to_string(c + 1) + "/5");
+    CHECK(h.cells[7][c].text == f.cells[7].out_text);
+  }
+
+  // Step 0 reads 16..31 (lanes 0-15 from above, 16-31 their own): lowest and highest.
+  CHECK(h.cells[0][0].text == "16");
+  CHECK(h.cells[0][0].heat == 0);
+  CHECK(h.cells[15][0].heat == 1);
+  CHECK(h.cells[31][0].heat == 1);  // equal values, equal heat
+  CHECK(h.cells[8][0].heat == Approx(8.0 / 15));
+  CHECK(h.cells[5][0].active);
+  CHECK_FALSE(h.cells[5][0].undefined);
+
+  CHECK(history_table(t, 0, 0, true).cells[0][0].text == "0x41800000");  // 16.0f
+}
+
+TEST_CASE("history table of one warp of a multi-warp trace", "[history]") {
+  const Trace t = run("reduce_sum");
+  const HistoryTable w3 = history_table(t, 1, 3, false);
+  REQUIRE(w3.step_indices.size() == 5);
+  for (size_t i : w3.step_indices) {
+    CHECK(t.steps[i].block == 1);
+    CHECK(t.steps[i].warp == 3);
+  }
+  CHECK(history_table(t, 0, 0, false).step_indices.size() == 10);  // warp 0 reduces twice
+
+  const HistoryTable none = history_table(t, 0, 31, false);
+  CHECK(none.step_indices.empty());
+  CHECK(none.cells.size() == 32);
+
+  // Undefined reads never count as hot or cold.
+  const Trace u = run("shfl", {{"op", "down"}, {"arg", "8"}, {"mask", "0x0000ffff"}});
+  const HistoryTable hu = history_table(u, 0, 0, false);
+  CHECK(hu.cells[9][0].undefined);
+  CHECK(hu.cells[9][0].heat == 0);
+  CHECK(hu.cells[7][0].heat == 1);  // 15, the largest defined read
+  CHECK_FALSE(hu.cells[20][0].active);
+  CHECK(hu.cells[20][0].text.empty());
+}
+
+// ---- block view -----------------------------------------------------------------
+
+TEST_CASE("block view of reduce_sum with ones", "[block]") {
+  const Trace t = run("reduce_sum");  // n 1024, block 256, ones
+  const BlockView b = block_view(t, 0);
+  REQUIRE(b.warps.size() == 8);
+  const TraceStep& final_first = t.steps[b.final_round.at(0)];
+  for (uint32_t w = 0; w < 8; ++w) {
+    INFO("warp " << w);
+    CHECK(b.warps[w].warp == w);
+    CHECK(b.warps[w].value == "32");
+    const TraceStep& last = t.steps[b.warps[w].last_step];
+    CHECK(last.warp == w);
+    CHECK(last.seq == 4);
+    // The slot is what warp 0's lane w reads back for the final round.
+    CHECK(format_value(final_first.dtype, final_first.lanes[w].in) == b.warps[w].value);
+  }
+  REQUIRE(b.final_round.size() == 5);
+  for (size_t k = 0; k < 5; ++k) {
+    CHECK(t.steps[b.final_round[k]].warp == 0);
+    CHECK(t.steps[b.final_round[k]].seq == 5 + k);
+  }
+  CHECK(b.block_output == "256");
+  CHECK(b.all_block_outputs == std::vector<std::string>(4, "256"));
+
+  const BlockView b3 = block_view(t, 3);
+  CHECK(b3.block == 3);
+  CHECK(b3.warps.size() == 8);
+  CHECK(b3.block_output == "256");
+
+  const BlockView missing = block_view(t, 40);
+  CHECK(missing.warps.empty());
+  CHECK(missing.final_round.empty());
+  CHECK(missing.block_output.empty());
+}
+
+TEST_CASE("block view of reduce_int with iota", "[block]") {
+  const Trace t = run("reduce_int");  // n 1024, block 256, iota
+  const BlockView b = block_view(t, 1);
+  REQUIRE(b.warps.size() == 8);
+  for (uint32_t w = 0; w < 8; ++w) {
+    const int64_t first = 256 + 32 * int64_t(w);
+    CHECK(b.warps[w].value == std::to_string(32 * first + 496));  // first + ... + first+31
+  }
+  CHECK(b.block_output == std::to_string(256 * 256 + 32640));  // 256 + ... + 511
+  CHECK(b.all_block_outputs.size() == 4);
+  CHECK(b.all_block_outputs[0] == "32640");
+}
+
+// ---- strings --------------------------------------------------------------------
+
+TEST_CASE("every UI word exists in English and Chinese", "[strings]") {
+  for (int i = 0; i < int(Text::Count); ++i) {
+    const Text text = Text(i);
+    INFO("text " << i);
+    const std::string en = tr(text, Language::English);
+    const std::string zh = tr(text, Language::Chinese);
+    CHECK_FALSE(en.empty());
+    CHECK_FALSE(zh.empty());
+    CHECK(en != zh);
+    bool has_cjk = false;  // UTF-8 lead bytes of U+3000..U+9FFF are 0xE3..0xE9
+    for (unsigned char c : zh) has_cjk = has_cjk || (c >= 0xe3 && c <= 0xe9);
+    CHECK(has_cjk);
+  }
+  CHECK(std::string(tr(Text::Play, Language::Chinese)) == "播放");
+  CHECK(std::string(tr(Text::Pause, Language::Chinese)) == "暂停");
+  CHECK(std::string(tr(Text::StepForward, Language::Chinese)) == "单步前进");
+
+  // Both forms of the seed message take the seed's value, then the hardware's.
+  for (Language lang : {Language::English, Language::Chinese}) {
+    const std::string s = tr(Text::SeedDiffers, lang);
+    const size_t first = s.find("%s");
+    REQUIRE(first != std::string::npos);
+    CHECK(s.find("%s", first + 2) != std::string::npos);
+    CHECK(s.find('%', s.find("%s", first + 2) + 2) == std::string::npos);
+  }
+  CHECK(tr(Text::Count, Language::English) != nullptr);
+}
+
+// ---- settings -------------------------------------------------------------------
+
+TEST_CASE("settings round trip through a new directory", "[settings]") {
+  TempDir dir;
+  const std::string path = (dir.path / "nested" / "warpviz" / "settings.json").string();
+  AppSettings s;
+  s.window_w = 1920;
+  s.window_h = 1080;
+  s.imgui_layout = "[Window][Lanes]\nPos=0,0\nSize=800,400\n";
+  s.scenario = "vote";
+  s.language = "zh";
+  s.speed = 3.5;
+  std::string error = "stale";
+  REQUIRE(save_settings(s, path, &error));
+  CHECK(error.empty());
+  CHECK_FALSE(fs::exists(path + ".tmp"));
+
+  std::string warning = "stale";
+  const AppSettings r = load_settings(path, &warning);
+  CHECK(warning.empty());
+  CHECK(r.window_w == 1920);
+  CHECK(r.window_h == 1080);
+  CHECK(r.imgui_layout == s.imgui_layout);
+  CHECK(r.scenario == "vote");
+  CHECK(r.language == "zh");
+  CHECK(r.speed == 3.5);
+
+  // Saving again replaces the file whole.
+  s.scenario = "match";
+  REQUIRE(save_settings(s, path, nullptr));
+  CHECK(load_settings(path, nullptr).scenario == "match");
+}
+
+TEST_CASE("settings: a missing file is the defaults, a corrupt one a warning", "[settings]") {
+  TempDir dir;
+  const AppSettings defaults;
+  std::string warning = "stale";
+  const AppSettings missing = load_settings((dir.path / "none.json").string(), &warning);
+  CHECK(warning.empty());
+  CHECK(missing.scenario == defaults.scenario);
+  CHECK(missing.window_w == defaults.window_w);
+
+  const std::string corrupt = (dir.path / "corrupt.json").string();
+  std::ofstream(corrupt) << "{\"window_w\": 1920, \"scen";
+  const AppSettings c = load_settings(corrupt, &warning);
+  CHECK(c.window_w == defaults.window_w);
+  CHECK(c.language == defaults.language);
+  CHECK_THAT(warning, Catch::Contains(corrupt) && Catch::Contains("JSON"));
+
+  const std::string array = (dir.path / "array.json").string();
+  std::ofstream(array) << "[1, 2]";
+  CHECK(load_settings(array, &warning).scenario == defaults.scenario);
+  CHECK_THAT(warning, Catch::Contains(array) && Catch::Contains("object"));
+
+  // One bad field keeps the default for it, the rest is read.
+  const std::string bad_field = (dir.path / "bad_field.json").string();
+  std::ofstream(bad_field) << R"({"window_w": "wide", "language": "fr", "scenario": "vote", "speed": 2})";
+  const AppSettings b = load_settings(bad_field, &warning);
+  CHECK(b.window_w == defaults.window_w);
+  CHECK(b.language == defaults.language);
+  CHECK(b.scenario == "vote");
+  CHECK(b.speed == 2);
+  CHECK_THAT(warning, Catch::Contains("window_w") && Catch::Contains("language"));
+
+  CHECK(load_settings(dir.path.string(), &warning).scenario == defaults.scenario);  // a directory
+  CHECK_FALSE(warning.empty());
+}
+
+TEST_CASE("settings: default path follows XDG_CONFIG_HOME, then HOME", "[settings]") {
+  const char* old_xdg = std::getenv("XDG_CONFIG_HOME");
+  const std::string saved_xdg = old_xdg ? old_xdg : "";
+  ::setenv("XDG_CONFIG_HOME", "/tmp/xdg-test", 1);
+  CHECK(default_settings_path() == "/tmp/xdg-test/warpviz/settings.json");
+  ::unsetenv("XDG_CONFIG_HOME");
+  if (const char* home = std::getenv("HOME"))
+    CHECK(default_settings_path() == std::string(home) + "/.config/warpviz/settings.json");
+  if (old_xdg) ::setenv("XDG_CONFIG_HOME", saved_xdg.c_str(), 1);
+}
+
+TEST_CASE("settings: saving where no directory can be made reports why", "[settings]") {
+  TempDir dir;
+  const fs::path blocker = dir.path / "file";
+  std::ofstream(blocker) << "x";
+  std::string error;
+  CHECK_FALSE(save_settings(AppSettings{}, (blocker / "settings.json").string(), &error));
+  CHECK_THAT(error, Catch::Contains("settings.json"));
+}

@@ -1,0 +1,73 @@
+// What the lane view draws for one trace step: 32 cells with values and
+// marks, and arrows from source lanes to destination lanes. Pure logic; the
+// renderer turns these into instanced quads, the tests check them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "warpviz/trace.h"
+
+namespace warpviz::view {
+
+struct Rect {
+  float x = 0, y = 0, w = 0, h = 0;
+  float cx() const { return x + w / 2; }
+  float cy() const { return y + h / 2; }
+};
+
+// Two rows of 32 cells: the values going in (top) and coming out (bottom),
+// fitted into a viewport; cells keep a readable aspect at any size.
+struct LaneLayout {
+  Rect in_cells[kWarpSize];
+  Rect out_cells[kWarpSize];
+  float cell_w = 0, cell_h = 0, font_px = 0;
+};
+LaneLayout layout_lanes(float viewport_w, float viewport_h, float dpi_scale);
+
+enum class CellState : uint8_t {
+  Active,      // ran the op
+  Inactive,    // did not run it
+  Undefined,   // ran it, result undefined by spec (drawn hatched / red)
+  OutOfRange,  // shuffle source out of range: kept its own value
+};
+
+struct LaneCell {
+  int lane = 0;
+  CellState state = CellState::Inactive;
+  std::string in_text, out_text;  // formatted by dtype (hex when asked)
+};
+
+enum class ArrowKind : uint8_t { Read, KeepOwn, Undefined };
+
+struct Arrow {
+  int from_lane = 0, to_lane = 0;
+  ArrowKind kind = ArrowKind::Read;
+};
+
+struct LaneFrame {
+  std::vector<LaneCell> cells;   // 32
+  std::vector<Arrow> arrows;     // shuffles only; one per active lane
+  std::string round_label;       // "round 2/5"
+  std::string op_label;          // "shfl.down  offset 16  width 32  mask 0xffffffff"
+};
+
+// A value as every view shows it: decimal, or the dtype's hex bits with `hex`;
+// bits beyond a 32-bit type's width are shown (as 64-bit hex), never dropped.
+std::string value_text(DType type, uint64_t bits, bool hex);
+// Results that are lane masks (ballot, activemask, match) read as bit patterns:
+// the views show them in hex whatever `hex` says.
+bool op_result_is_mask(Op op);
+
+// Cells and arrows for step `index` of `trace`. The round is the step's place
+// among its warp's steps ("round 2/5"), what a student counts in warp_sum.
+LaneFrame lane_frame(const Trace& trace, size_t index, bool hex);
+
+// Where a value sits mid-animation: from the source cell (top row) toward the
+// destination cell (bottom row), t in 0..1 (eased by the caller).
+struct Point {
+  float x = 0, y = 0;
+};
+Point travelling_value(const LaneLayout& layout, const Arrow& arrow, float t);
+
+}  // namespace warpviz::view

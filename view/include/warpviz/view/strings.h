@@ -1,0 +1,20 @@
+// The UI's words in English and Chinese (the seeds' language).
+#pragma once
+
+namespace warpviz::view {
+
+enum class Language { English, Chinese };
+
+enum class Text {
+  MenuFile, MenuOpen, MenuSave, MenuView, MenuLanguage, Presentation,
+  PanelLanes, PanelTimeline, PanelSource, PanelHistory, PanelVotes, PanelBlock, PanelScenario,
+  Play, Pause, StepBack, StepForward, Start, End, Speed, Round,
+  Scenario, Parameters, Input, Run, Backend, EmulatorBadge,
+  Ballot, Predicate, Popc, Ffs, Slot, MatchGroups, WarpSums, BlockOutput,
+  Undefined, Inactive, OutOfRange, SeedDiffers, NothingToShow, Hex,
+  Count  // keep last
+};
+
+const char* tr(Text text, Language language);
+
+}  // namespace warpviz::view

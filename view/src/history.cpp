@@ -1,0 +1,75 @@
+// The register history: every lane's result at every step of one warp, with a
+// heat value so the reduction's flow of larger values shows at a glance.
+#include "warpviz/view/history.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "warpviz/view/lane_view.h"
+
+namespace warpviz::view {
+
+namespace {
+
+// Numeric order of two values of one type; NaNs sort above everything, so a
+// NaN stands out at the hot end rather than breaking the ranking.
+bool less_value(DType type, uint64_t a, uint64_t b) {
+  switch (type) {
+    case DType::I32: return int32_t(uint32_t(a)) < int32_t(uint32_t(b));
+    case DType::U32: return uint32_t(a) < uint32_t(b);
+    case DType::I64: return int64_t(a) < int64_t(b);
+    case DType::U64: return a < b;
+    case DType::F32:
+    case DType::F64: {
+      auto as_double = [type](uint64_t bits) {
+        return type == DType::F32 ? double(std::bit_cast<float>(uint32_t(bits))) : std::bit_cast<double>(bits);
+      };
+      const double x = as_double(a), y = as_double(b);
+      if (std::isnan(x) || std::isnan(y)) return !std::isnan(x) && std::isnan(y);
+      return x < y;
+    }
+  }
+  return a < b;
+}
+
+}  // namespace
+
+HistoryTable history_table(const Trace& trace, uint32_t block, uint32_t warp, bool hex) {
+  HistoryTable table;
+  for (size_t i = 0; i < trace.steps.size(); ++i)
+    if (trace.steps[i].block == block && trace.steps[i].warp == warp) table.step_indices.push_back(i);
+  table.cells.assign(kWarpSize, std::vector<HistoryCell>(table.step_indices.size()));
+
+  for (size_t column = 0; column < table.step_indices.size(); ++column) {
+    const TraceStep& step = trace.steps[table.step_indices[column]];
+    const DType type = op_result_dtype(step.op, step.dtype);
+    const bool show_hex = hex || op_result_is_mask(step.op);
+
+    // Heat is a dense rank among the column's defined values: equal values get
+    // equal heat, and one outlier cannot flatten the rest as a linear scale would.
+    std::vector<uint64_t> ranked;
+    for (const LaneRecord& rec : step.lanes)
+      if (rec.active() && !rec.undefined()) ranked.push_back(rec.out);
+    auto less = [type](uint64_t a, uint64_t b) { return less_value(type, a, b); };
+    std::sort(ranked.begin(), ranked.end(), less);
+    ranked.erase(std::unique(ranked.begin(), ranked.end(),
+                             [&](uint64_t a, uint64_t b) { return !less(a, b) && !less(b, a); }),
+                 ranked.end());
+
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      const LaneRecord& rec = step.lanes[lane];
+      HistoryCell& cell = table.cells[lane][column];
+      cell.active = rec.active();
+      cell.undefined = rec.undefined();
+      if (!rec.active()) continue;
+      cell.text = value_text(type, rec.out, show_hex);
+      if (rec.undefined() || ranked.size() < 2) continue;
+      const auto rank = std::lower_bound(ranked.begin(), ranked.end(), rec.out, less) - ranked.begin();
+      cell.heat = double(rank) / double(ranked.size() - 1);
+    }
+  }
+  return table;
+}
+
+}  // namespace warpviz::view

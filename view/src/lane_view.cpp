@@ -1,0 +1,187 @@
+// The lane view's geometry and per-step content: where the 64 cells go, what
+// each says, and which lane each value travels from.
+//
+// Sections:
+//   layout          layout_lanes
+//   texts           values and the op label
+//   frame           lane_frame
+//   animation       travelling_value
+#include "warpviz/view/lane_view.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace warpviz::view {
+
+// ---- layout -------------------------------------------------------------------
+
+namespace {
+
+constexpr float kArrowGapShare = 0.40f;  // of the usable height, between the rows
+constexpr float kCellSpacing = 0.12f;    // of a column's pitch, between cells
+// Cells may be much wider than tall (values need width) but not much taller:
+// tall thin cells waste the height the arrows need and read badly.
+constexpr float kMaxCellAspect = 1.25f;  // height / width
+
+float non_negative(float v) { return v > 0 ? v : 0; }  // also turns NaN into 0
+
+}  // namespace
+
+LaneLayout layout_lanes(float viewport_w, float viewport_h, float dpi_scale) {
+  LaneLayout layout;
+  const float w = non_negative(viewport_w), h = non_negative(viewport_h);
+  const float dpi = dpi_scale > 0 ? dpi_scale : 1.0f;
+
+  // Margins grow with the viewport and the DPI, but never eat more than a tenth
+  // of a side, so a tiny panel still shows its cells.
+  const float margin_x = std::min(std::max(12.0f * dpi, 0.02f * w), 0.1f * w);
+  const float margin_y = std::min(std::max(12.0f * dpi, 0.04f * h), 0.1f * h);
+  const float usable_w = w - 2 * margin_x, usable_h = h - 2 * margin_y;
+
+  const float pitch = usable_w / kWarpSize;
+  const float spacing = pitch * kCellSpacing;
+  const float cell_w = pitch - spacing;
+  const float arrow_gap = usable_h * kArrowGapShare;
+  const float cell_h = std::min((usable_h - arrow_gap) / 2, cell_w * kMaxCellAspect);
+
+  // Capped cells leave height over: centre the two rows and their gap.
+  const float top = margin_y + (usable_h - (2 * cell_h + arrow_gap)) / 2;
+  const float out_top = top + cell_h + arrow_gap;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const float x = margin_x + lane * pitch + spacing / 2;
+    layout.in_cells[lane] = Rect{x, top, cell_w, cell_h};
+    layout.out_cells[lane] = Rect{x, out_top, cell_w, cell_h};
+  }
+  layout.cell_w = cell_w;
+  layout.cell_h = cell_h;
+
+  // About five characters fit a cell's width; the height bounds it too. A
+  // minimum keeps small panels legible on high-DPI screens, but never taller
+  // than the cell itself.
+  const float fitted = std::min(0.36f * cell_w, 0.55f * cell_h);
+  layout.font_px = std::min(std::max(fitted, 7.0f * dpi), cell_h);
+  return layout;
+}
+
+// ---- texts --------------------------------------------------------------------
+
+std::string value_text(DType type, uint64_t bits, bool hex) {
+  if (mask_to_width(type, bits) != bits) return format_hex(DType::U64, bits);
+  return hex ? format_hex(type, bits) : format_value(type, bits);
+}
+
+bool op_result_is_mask(Op op) {
+  return op == Op::Ballot || op == Op::ActiveMask || op == Op::MatchAny || op == Op::MatchAll;
+}
+
+namespace {
+
+bool takes_member_mask(Op op) { return op != Op::ActiveMask && !op_is_shared(op); }
+
+const char* operand_name(Op op) {
+  switch (op) {
+    case Op::ShflIdx: return "srcLane";
+    case Op::ShflUp:
+    case Op::ShflDown: return "delta";
+    case Op::ShflXor: return "laneMask";
+    default: return "b";
+  }
+}
+
+std::string op_label(const TraceStep& step) {
+  std::string label = op_name(step.op);
+  auto add = [&label](const std::string& part) { label += "  " + part; };
+  if (op_is_shuffle(step.op)) {
+    const std::string name = operand_name(step.op);
+    if (step.step_flags & kStepPerLaneOperand) add(name + " per lane");
+    else add(name + " " + std::to_string(step.args.b));
+    // A raw PTX c was given as such; its width is not what the source said.
+    if (step.step_flags & kStepRawOperandC) add("c " + format_hex(DType::U32, step.args.c));
+    else add("width " + std::to_string(step.args.width));
+  }
+  if (op_is_shared(step.op)) add(dtype_name(step.dtype));
+  if (takes_member_mask(step.op)) add("mask " + format_hex(DType::U32, step.mask));
+  return label;
+}
+
+bool same_warp(const TraceStep& a, const TraceStep& b) { return a.block == b.block && a.warp == b.warp; }
+
+}  // namespace
+
+// ---- frame --------------------------------------------------------------------
+
+LaneFrame lane_frame(const Trace& trace, size_t index, bool hex) {
+  LaneFrame frame;
+  if (index >= trace.steps.size()) return frame;
+  const TraceStep& step = trace.steps[index];
+  const bool shuffle = op_is_shuffle(step.op);
+  const DType out_type = op_result_dtype(step.op, step.dtype);
+
+  frame.cells.reserve(kWarpSize);
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const LaneRecord& rec = step.lanes[lane];
+    LaneCell cell;
+    cell.lane = lane;
+    if (!rec.active()) {
+      frame.cells.push_back(cell);  // inactive lanes supplied nothing: no texts
+      continue;
+    }
+    if (rec.undefined()) cell.state = CellState::Undefined;
+    else if (shuffle && !rec.ok()) cell.state = CellState::OutOfRange;
+    else cell.state = CellState::Active;
+    cell.in_text = value_text(step.dtype, rec.in, hex);
+    cell.out_text = value_text(out_type, rec.out, hex || op_result_is_mask(step.op));
+    frame.cells.push_back(cell);
+
+    if (!shuffle) continue;
+    Arrow arrow;
+    arrow.to_lane = lane;
+    const bool src_valid = rec.src >= 0 && rec.src < kWarpSize;
+    if (rec.undefined()) {
+      arrow.kind = ArrowKind::Undefined;
+      arrow.from_lane = src_valid ? rec.src : lane;
+    } else if (!rec.ok()) {
+      arrow.kind = ArrowKind::KeepOwn;  // out of range: the lane keeps its own value
+      arrow.from_lane = lane;
+    } else {
+      arrow.kind = ArrowKind::Read;
+      arrow.from_lane = src_valid ? rec.src : lane;
+    }
+    frame.arrows.push_back(arrow);
+  }
+
+  // Steps are ordered by block, warp, seq: the warp's steps are one run around index.
+  size_t first = index, last = index;
+  while (first > 0 && same_warp(trace.steps[first - 1], step)) --first;
+  while (last + 1 < trace.steps.size() && same_warp(trace.steps[last + 1], step)) ++last;
+  frame.round_label =
+      "round " + std::to_string(index - first + 1) + "/" + std::to_string(last - first + 1);
+  frame.op_label = op_label(step);
+  return frame;
+}
+
+// ---- animation ----------------------------------------------------------------
+
+Point travelling_value(const LaneLayout& layout, const Arrow& arrow, float t) {
+  const int from = std::clamp(arrow.from_lane, 0, kWarpSize - 1);
+  const int to = std::clamp(arrow.to_lane, 0, kWarpSize - 1);
+  t = std::isnan(t) ? 0.0f : std::clamp(t, 0.0f, 1.0f);
+  const float x0 = layout.in_cells[from].cx(), y0 = layout.in_cells[from].cy();
+  const float x1 = layout.out_cells[to].cx(), y1 = layout.out_cells[to].cy();
+  Point p{x0 + (x1 - x0) * t, y0 + (y1 - y0) * t};
+  if (from == to) return p;  // straight down: a lane keeping or re-reading its own value
+
+  // A slight arc, bulging upward (away from the rows' travel), so arrows that
+  // cross each other stay tellable apart; zero at both ends.
+  const float dx = x1 - x0, dy = y1 - y0;
+  const float length = std::sqrt(dx * dx + dy * dy);
+  if (length <= 0) return p;
+  float nx = -dy / length, ny = dx / length;
+  if (ny > 0) nx = -nx, ny = -ny;
+  const float bulge = 0.12f * length * 4 * t * (1 - t);
+  p.x += nx * bulge;
+  p.y += ny * bulge;
+  return p;
+}
+
+}  // namespace warpviz::view

@@ -1,0 +1,163 @@
+// Settings: a small JSON file. Reading never fails (a damaged file means
+// defaults and a message); writing goes through a temporary file and a rename.
+#include "warpviz/view/settings.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <system_error>
+
+namespace warpviz::view {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr int kMinWindow = 200, kMaxWindow = 16384;  // a saved size beyond these is damage
+constexpr double kMinSpeed = 0.1, kMaxSpeed = 20.0;  // Playback's range
+
+void append(std::string* warning, const std::string& text) {
+  if (!warning) return;
+  if (!warning->empty()) *warning += "; ";
+  *warning += text;
+}
+
+// One field: taken when present and of the right kind, otherwise the default
+// stays and the warning names the field.
+template <typename T, typename Check>
+void read_field(const json& doc, const char* name, T* value, Check valid, std::string* problems) {
+  const auto it = doc.find(name);
+  if (it == doc.end()) return;  // older files lack newer fields: not an error
+  try {
+    T read = it->get<T>();
+    if (valid(read)) {
+      *value = read;
+      return;
+    }
+  } catch (const json::exception&) {
+  }
+  append(problems, std::string("\"") + name + "\" has an invalid value " + it->dump());
+}
+
+bool write_all(int fd, const std::string& data) {
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    done += size_t(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string default_settings_path() {
+  // The XDG spec says a relative XDG_CONFIG_HOME is to be ignored.
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  if (xdg && xdg[0] == '/') return (fs::path(xdg) / "warpviz" / "settings.json").string();
+  const char* home = std::getenv("HOME");
+  if (home && home[0] != '\0') return (fs::path(home) / ".config" / "warpviz" / "settings.json").string();
+  return "warpviz-settings.json";  // no home at all: the working directory
+}
+
+AppSettings load_settings(const std::string& path, std::string* warning) {
+  if (warning) warning->clear();
+  AppSettings settings;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return settings;  // first run: silently the defaults
+
+  const std::string prefix = "settings file " + path + ": ";
+  if (fs::is_directory(path, ec)) {
+    append(warning, prefix + "is a directory; using defaults");
+    return settings;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    append(warning, prefix + "cannot read it (" + std::strerror(errno) + "); using defaults");
+    return settings;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  json doc;
+  try {
+    doc = json::parse(text.str());
+  } catch (const json::parse_error& e) {
+    append(warning, prefix + "not valid JSON (" + e.what() + "); using defaults");
+    return settings;
+  }
+  if (!doc.is_object()) {
+    append(warning, prefix + "expected a JSON object, found " + std::string(doc.type_name()) + "; using defaults");
+    return settings;
+  }
+
+  std::string problems;
+  auto window_ok = [](int v) { return v >= kMinWindow && v <= kMaxWindow; };
+  read_field(doc, "window_w", &settings.window_w, window_ok, &problems);
+  read_field(doc, "window_h", &settings.window_h, window_ok, &problems);
+  read_field(doc, "imgui_layout", &settings.imgui_layout, [](const std::string&) { return true; }, &problems);
+  read_field(doc, "scenario", &settings.scenario, [](const std::string& s) { return !s.empty(); }, &problems);
+  read_field(doc, "language", &settings.language,
+             [](const std::string& s) { return s == "en" || s == "zh"; }, &problems);
+  read_field(doc, "speed", &settings.speed,
+             [](double v) { return std::isfinite(v) && v >= kMinSpeed && v <= kMaxSpeed; }, &problems);
+  if (!problems.empty()) append(warning, prefix + problems + "; using the defaults for those");
+  return settings;
+}
+
+bool save_settings(const AppSettings& settings, const std::string& path, std::string* error) {
+  auto fail = [&](const std::string& why) {
+    if (error) *error = "cannot save settings to " + path + ": " + why;
+    return false;
+  };
+  json doc = {
+      {"format", "warpviz-settings"},
+      {"version", 1},
+      {"window_w", settings.window_w},
+      {"window_h", settings.window_h},
+      {"scenario", settings.scenario},
+      {"language", settings.language},
+      {"speed", settings.speed},
+      {"imgui_layout", settings.imgui_layout},
+  };
+  // ImGui's ini text is normally UTF-8; a stray byte must not lose the whole file.
+  const std::string text = doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+
+  std::error_code ec;
+  const fs::path target(path);
+  if (target.has_parent_path()) {
+    fs::create_directories(target.parent_path(), ec);
+    if (ec) return fail("cannot create " + target.parent_path().string() + " (" + ec.message() + ")");
+  }
+
+  const std::string tmp = path + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return fail(std::strerror(errno));
+  // fsync before the rename: after a power cut the file is the old or the new one.
+  const bool written = write_all(fd, text) && ::fsync(fd) == 0;
+  const int write_errno = errno;
+  if (::close(fd) != 0 || !written) {
+    ::unlink(tmp.c_str());
+    return fail(std::strerror(written ? errno : write_errno));
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    ::unlink(tmp.c_str());
+    return fail(ec.message());
+  }
+  if (error) error->clear();
+  return true;
+}
+
+}  // namespace warpviz::view

@@ -1,0 +1,82 @@
+// The UI's words. The Chinese is what a lecturer says in class: CUDA terms such
+// as lane, warp and ballot stay in English where Chinese courses keep them.
+#include "warpviz/view/strings.h"
+
+#include <cstddef>
+#include <iterator>
+
+namespace warpviz::view {
+
+namespace {
+
+struct Words {
+  Text text;
+  const char* english;
+  const char* chinese;
+};
+
+// In enum order, which the static_asserts below enforce.
+constexpr Words kWords[] = {
+    {Text::MenuFile, "File", "文件"},
+    {Text::MenuOpen, "Open trace...", "打开 trace 文件..."},
+    {Text::MenuSave, "Save trace...", "保存 trace 文件..."},
+    {Text::MenuView, "View", "视图"},
+    {Text::MenuLanguage, "Language", "语言"},
+    {Text::Presentation, "Presentation mode", "演示模式"},
+    {Text::PanelLanes, "Lanes", "Lane 视图"},
+    {Text::PanelTimeline, "Timeline", "时间轴"},
+    {Text::PanelSource, "Source", "源码"},
+    {Text::PanelHistory, "Register history", "寄存器历史"},
+    {Text::PanelVotes, "Votes", "投票"},
+    {Text::PanelBlock, "Block", "线程块"},
+    {Text::PanelScenario, "Scenario", "场景"},
+    {Text::Play, "Play", "播放"},
+    {Text::Pause, "Pause", "暂停"},
+    {Text::StepBack, "Step back", "单步后退"},
+    {Text::StepForward, "Step forward", "单步前进"},
+    {Text::Start, "Start", "开始"},
+    {Text::End, "End", "结束"},
+    {Text::Speed, "Speed", "速度"},
+    {Text::Round, "Round", "轮次"},
+    {Text::Scenario, "Scenario", "场景"},
+    {Text::Parameters, "Parameters", "参数"},
+    {Text::Input, "Input", "输入"},
+    {Text::Run, "Run", "运行"},
+    {Text::Backend, "Backend", "后端"},
+    {Text::EmulatorBadge, "CPU emulator (sm_90 rules)", "CPU 模拟器（sm_90 规则）"},
+    {Text::Ballot, "Ballot", "投票结果 (ballot)"},
+    {Text::Predicate, "Predicate", "谓词"},
+    {Text::Popc, "Votes for (__popc)", "赞成票数 (__popc)"},
+    {Text::Ffs, "First lane voting true (__ffs - 1)", "第一个投赞成票的 lane (__ffs - 1)"},
+    {Text::Slot, "Slot", "写入位置"},
+    {Text::MatchGroups, "Match groups", "匹配分组"},
+    {Text::WarpSums, "warpSums (one partial sum per warp)", "warpSums（每个 warp 一个部分和）"},
+    {Text::BlockOutput, "Block output", "线程块输出"},
+    {Text::Undefined, "Undefined", "未定义"},
+    {Text::Inactive, "Inactive", "未激活"},
+    {Text::OutOfRange, "Out of range: keeps its own value", "越界：保留自己的值"},
+    {Text::SeedDiffers, "The seed expects %s here; the hardware gives %s", "原文在这里期望 %s，硬件实际给出 %s"},
+    {Text::NothingToShow, "Nothing to show yet: run a scenario or open a trace",
+     "暂无内容：请运行一个场景，或打开 trace 文件"},
+    {Text::Hex, "Hex", "十六进制"},
+};
+
+constexpr bool in_enum_order() {
+  for (size_t i = 0; i < std::size(kWords); ++i)
+    if (kWords[i].text != Text(i)) return false;
+  return true;
+}
+
+static_assert(std::size(kWords) == size_t(Text::Count), "every Text needs its words");
+static_assert(in_enum_order(), "kWords must follow the order of enum Text");
+
+}  // namespace
+
+const char* tr(Text text, Language language) {
+  const size_t i = size_t(text);
+  // Never null: a panel may pass the result straight to ImGui.
+  if (i >= std::size(kWords)) return "";
+  return language == Language::Chinese ? kWords[i].chinese : kWords[i].english;
+}
+
+}  // namespace warpviz::view
