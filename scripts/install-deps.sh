@@ -9,7 +9,9 @@ packages=(
   catch2                 # tests (2.13, with Catch.cmake)
   nlohmann-json3-dev     # the trace's JSON form
   libglfw3-dev libimgui-dev python3-glad libstb-dev  # the app
-  xvfb                   # GUI tests without a display
+  fonts-wqy-microhei     # the app's font: Latin and Chinese (the seeds' language)
+  xvfb xauth             # GUI tests without a display (xvfb-run needs xauth)
+  libgl1-mesa-dri        # Mesa's software GL, so Xvfb offers GLX / OpenGL 3.3
 )
 
 missing=()

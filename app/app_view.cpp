@@ -1,0 +1,368 @@
+// AppView: the data the panels show (trace, playback, scenario request) and
+// the frame around them: the first-use layout, the menu bar, the file and
+// error popups.
+//
+// [SECTION] Construction and data
+// [SECTION] Per frame
+// [SECTION] Layout
+// [SECTION] Menu bar
+// [SECTION] Popups
+
+#include "app_view.h"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <exception>
+#include <filesystem>
+#include <sstream>
+#include <utility>
+
+#include "lane_renderer.h"
+#include "warpviz/trace_io.h"
+
+namespace warpviz::app {
+
+// ============================================================================
+// [SECTION] Construction and data
+// ============================================================================
+
+// Blocks recorded when a scenario runs: enough for the block view, and a
+// million-element reduce_sum stays thousands of steps, not millions. Every
+// block's output is kept either way.
+constexpr uint32_t kRecordedBlocks = 8;
+
+AppView::AppView(view::AppSettings s) : settings(std::move(s)) {
+  language = settings.language == "zh" ? view::Language::Chinese : view::Language::English;
+  playback.set_speed(settings.speed);
+  last_request.scenario = settings.scenario;
+}
+
+AppView::~AppView() = default;  // here, where LaneRenderer is a complete type
+
+void AppView::show_trace(Trace new_trace, std::string origin) {
+  // Re-running the same scenario with another parameter keeps the step, so an
+  // edge case can be compared in place; anything else starts at the top.
+  const bool rerun = origin == "scenario" && trace_origin == "scenario" && new_trace.meta.scenario == trace.meta.scenario;
+  trace = std::move(new_trace);
+  trace_origin = std::move(origin);
+  playback.set_step_count(trace.steps.size());
+  if (!rerun) playback.seek(0);
+  source_followed_step = SIZE_MAX;
+}
+
+bool AppView::open_file(const std::string& path) {
+  try {
+    Trace loaded = load_trace(path);
+    scenario_notes.clear();
+    scenario_error.clear();
+    // A trace of a built-in scenario fills the scenario panel, so Run repeats it.
+    if (find_scenario(loaded.meta.scenario)) {
+      ScenarioRequest request;
+      request.scenario = loaded.meta.scenario;
+      for (const auto& [name, value] : loaded.meta.params) request.sets.emplace_back(name, value);
+      request.input = loaded.meta.input_spec;
+      last_request = std::move(request);
+    }
+    show_trace(std::move(loaded), path);
+    return true;
+  } catch (const TraceFileError& e) {
+    error_message = e.what();  // names the file and its problem
+  } catch (const std::exception& e) {
+    error_message = "cannot open " + path + ": " + e.what();
+  }
+  return false;
+}
+
+bool AppView::save_file(const std::string& path) {
+  try {
+    save_trace(trace, path);
+    trace_origin = path;
+    return true;
+  } catch (const TraceFileError& e) {
+    error_message = e.what();
+  } catch (const std::exception& e) {
+    error_message = "cannot save " + path + ": " + e.what();
+  }
+  return false;
+}
+
+bool AppView::run_scenario(const ScenarioRequest& request, BackendChoice choice) {
+  try {
+    ResolvedScenario resolved = resolve_scenario(request);
+    RunOptions options;
+    options.backend = choice;
+    for (uint32_t b = 0; b < kRecordedBlocks; ++b) options.filter.blocks.push_back(b);
+    Trace result = warpviz::run_scenario(resolved, options);
+
+    ScenarioRequest ran = request;  // `request` may be last_request itself
+    last_request = std::move(ran);
+    backend = choice;
+    scenario_notes = std::move(resolved.notes);
+    if (result.meta.grid.count() > kRecordedBlocks)
+      scenario_notes.push_back("recorded blocks 0-" + std::to_string(kRecordedBlocks - 1) + " of " +
+                               std::to_string(result.meta.grid.count()) + "; every block's output is kept");
+    if (result.overflow) scenario_notes.push_back("the trace ran out of room: its steps are a prefix of the run");
+    scenario_error.clear();
+    settings.scenario = last_request.scenario;
+    show_trace(std::move(result), "scenario");
+    return true;
+  } catch (const ScenarioError& e) {
+    error_message = e.what();  // names the valid scenarios, parameters or values
+  } catch (const BackendUnavailable& e) {
+    error_message = e.what();
+  } catch (const std::exception& e) {
+    error_message = std::string("the scenario failed: ") + e.what();
+  }
+  return false;
+}
+
+const TraceStep* AppView::current_step() const {
+  if (trace.steps.empty()) return nullptr;
+  return &trace.steps[std::min(playback.step(), trace.steps.size() - 1)];
+}
+
+std::string AppView::badge_text() const {
+  std::string badge;
+  if (trace.meta.backend == "cpu") {
+    badge = tr(view::Text::EmulatorBadge);
+  } else if (!trace.meta.device.empty()) {
+    badge = trace.meta.device;
+    if (!trace.meta.compute_capability.empty()) badge += " (compute " + trace.meta.compute_capability + ")";
+  }
+  if (!trace_origin.empty() && trace_origin != "scenario")
+    badge += (badge.empty() ? "" : "  ·  ") + std::filesystem::path(trace_origin).filename().string();
+  return badge;
+}
+
+// ============================================================================
+// [SECTION] Per frame
+// ============================================================================
+
+bool AppView::update(double dt_seconds) { return playback.advance(dt_seconds); }
+
+namespace {
+void draw_file_dialog(AppView& app);
+void draw_error_popup(AppView& app);
+}  // namespace
+
+void AppView::draw() {
+  if (presentation) {
+    draw_presentation();
+  } else {
+    draw_menu_bar();
+    // Later windows start on top; the scenario and source panels are last, as
+    // they are where a student starts.
+    if (panels.lanes) draw_lane_panel();
+    if (panels.timeline) draw_timeline_panel();
+    if (panels.history) draw_history_panel();
+    if (panels.votes) draw_vote_panel();
+    if (panels.block) draw_block_panel();
+    if (panels.source) draw_source_panel();
+    if (panels.scenario) draw_scenario_panel();
+  }
+  draw_file_dialog(*this);
+  draw_error_popup(*this);
+}
+
+// ============================================================================
+// [SECTION] Layout
+// ============================================================================
+
+// Right column: scenario over source. Left: lanes, the timeline under them,
+// then history, votes and block side by side. The timeline and the menu bar
+// keep a fixed height (one font), the rest shares what is left.
+std::string AppView::first_use_layout(float width, float height) const {
+  const float s = dpi_scale;
+  // The main menu bar: one line of body type plus padding (fonts are loaded by now).
+  const ImFontConfig* body = fonts.regular ? fonts.regular->ConfigData : nullptr;
+  const float top = std::round((body ? body->SizePixels : 15 * s) + ImGui::GetStyle().FramePadding.y * 2);
+  const float avail_h = std::max(height - top, 200.0f);
+  const float right_w = std::round(std::clamp(width * 0.31f, 360 * s, 620 * s));
+  const float left_w = std::max(width - right_w, 200.0f);
+  const float timeline_h = std::round(88 * s);
+  const float lanes_h = std::round((avail_h - timeline_h) * 0.52f);
+  const float bottom_y = top + lanes_h + timeline_h;
+  const float bottom_h = avail_h - lanes_h - timeline_h;
+  const float history_w = std::round(left_w * 0.40f);
+  const float votes_w = std::round((left_w - history_w) / 2);
+  const float scenario_h = std::round(avail_h * 0.54f);
+
+  std::ostringstream ini;
+  auto place = [&](const char* id, float x, float y, float w, float h) {
+    ini << "[Window][###" << id << "]\nPos=" << int(x) << ',' << int(y) << "\nSize=" << int(w) << ',' << int(h)
+        << "\nCollapsed=0\n\n";
+  };
+  place("lanes", 0, top, left_w, lanes_h);
+  place("timeline", 0, top + lanes_h, left_w, timeline_h);
+  place("history", 0, bottom_y, history_w, bottom_h);
+  place("votes", history_w, bottom_y, votes_w, bottom_h);
+  place("block", history_w + votes_w, bottom_y, left_w - history_w - votes_w, bottom_h);
+  place("scenario", left_w, top, right_w, scenario_h);
+  place("source", left_w, top + scenario_h, right_w, avail_h - scenario_h);
+  return ini.str();
+}
+
+// ============================================================================
+// [SECTION] Menu bar
+// ============================================================================
+
+void AppView::draw_menu_bar() {
+  if (!ImGui::BeginMainMenuBar()) return;
+  if (ImGui::BeginMenu(tr(view::Text::MenuFile))) {
+    if (ImGui::MenuItem(tr(view::Text::MenuOpen), "Ctrl+O")) file_dialog_request = FileDialog::Open;
+    if (ImGui::MenuItem(tr(view::Text::MenuSave), "Ctrl+S", false, !trace.meta.scenario.empty()))
+      file_dialog_request = FileDialog::Save;
+    ImGui::Separator();
+    if (ImGui::MenuItem(tr("Quit", "退出"), "Ctrl+Q")) quit_requested = true;
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu(tr(view::Text::MenuView))) {
+    ImGui::MenuItem(tr(view::Text::PanelLanes), nullptr, &panels.lanes);
+    ImGui::MenuItem(tr(view::Text::PanelTimeline), nullptr, &panels.timeline);
+    ImGui::MenuItem(tr(view::Text::PanelSource), nullptr, &panels.source);
+    ImGui::MenuItem(tr(view::Text::PanelHistory), nullptr, &panels.history);
+    ImGui::MenuItem(tr(view::Text::PanelVotes), nullptr, &panels.votes);
+    ImGui::MenuItem(tr(view::Text::PanelBlock), nullptr, &panels.block);
+    ImGui::MenuItem(tr(view::Text::PanelScenario), nullptr, &panels.scenario);
+    ImGui::Separator();
+    ImGui::MenuItem(tr(view::Text::Hex), "H", &hex);
+    ImGui::MenuItem(tr(view::Text::Presentation), "F11", &presentation);
+    if (ImGui::BeginMenu(tr(view::Text::MenuLanguage))) {
+      if (ImGui::MenuItem("English", "L", language == view::Language::English)) language = view::Language::English;
+      if (ImGui::MenuItem("中文", "L", language == view::Language::Chinese)) language = view::Language::Chinese;
+      ImGui::EndMenu();
+    }
+    ImGui::EndMenu();
+  }
+
+  // Right-aligned: what is shown and where it came from.
+  std::string what = trace.meta.scenario;
+  const std::string badge = badge_text();
+  if (!badge.empty()) what += (what.empty() ? "" : "  ·  ") + badge;
+  const float w = ImGui::CalcTextSize(what.c_str()).x;
+  const float x = ImGui::GetWindowWidth() - w - ImGui::GetStyle().ItemSpacing.x * 2;
+  if (x > ImGui::GetCursorPosX()) {
+    ImGui::SetCursorPosX(x);
+    ImGui::TextDisabled("%s", what.c_str());
+  }
+  ImGui::EndMainMenuBar();
+}
+
+// ============================================================================
+// [SECTION] Popups
+// ============================================================================
+
+namespace {
+
+bool is_trace_file(const std::filesystem::path& p) { return p.extension() == ".wvt" || p.extension() == ".json"; }
+
+// The traces recorded on an H200 that ship with warpviz: a student's first files.
+std::vector<std::string> shipped_traces() {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(WARPVIZ_ASSET_DIR) + "/traces", ec))
+    if (entry.is_regular_file() && is_trace_file(entry.path())) files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// No native file dialog (GLFW has none): a path field, and for Open the shipped
+// traces to pick from. Errors land in error_message and the Error popup.
+void draw_file_dialog(AppView& app) {
+  using FileDialog = AppView::FileDialog;
+  static std::vector<std::string> shipped;
+  if (app.file_dialog_request != FileDialog::None) {
+    app.file_dialog = app.file_dialog_request;
+    app.file_dialog_request = FileDialog::None;
+    const bool from_file = !app.trace_origin.empty() && app.trace_origin != "scenario";
+    if (from_file)
+      app.file_dialog_path = app.trace_origin;
+    else if (app.file_dialog == FileDialog::Save)
+      app.file_dialog_path = (app.trace.meta.scenario.empty() ? std::string("trace") : app.trace.meta.scenario) + ".wvt";
+    else
+      app.file_dialog_path.clear();
+    if (app.file_dialog == FileDialog::Open) shipped = shipped_traces();
+    ImGui::OpenPopup("###file_dialog");
+  }
+  if (app.file_dialog == FileDialog::None) return;
+
+  const bool opening = app.file_dialog == FileDialog::Open;
+  const std::string title = std::string(app.tr(opening ? view::Text::MenuOpen : view::Text::MenuSave)) + "###file_dialog";
+  ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(620 * app.dpi_scale, 0), ImGuiCond_Appearing);
+  if (!ImGui::BeginPopupModal(title.c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) {
+    app.file_dialog = FileDialog::None;
+    return;
+  }
+  ImGui::TextUnformatted(app.tr("Path of a trace file (.wvt, or .json for the JSON form)",
+                                "trace 文件路径（.wvt，或 .json 表示 JSON 格式）"));
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  bool confirm = ImGui::InputText("##path", &app.file_dialog_path, ImGuiInputTextFlags_EnterReturnsTrue);
+
+  if (opening && !shipped.empty()) {
+    ImGui::Spacing();
+    ImGui::TextDisabled("%s", app.tr("Recorded on an H200 (double-click opens):", "H200 上录制的 trace（双击打开）："));
+    const float list_h = std::min(float(shipped.size()), 8.0f) * ImGui::GetTextLineHeightWithSpacing();
+    if (ImGui::BeginListBox("##shipped", ImVec2(-FLT_MIN, list_h + ImGui::GetStyle().FramePadding.y * 2))) {
+      for (const std::string& file : shipped) {
+        const std::string name = std::filesystem::path(file).filename().string();
+        if (ImGui::Selectable(name.c_str(), app.file_dialog_path == file, ImGuiSelectableFlags_AllowDoubleClick)) {
+          app.file_dialog_path = file;
+          if (ImGui::IsMouseDoubleClicked(0)) confirm = true;
+        }
+      }
+      ImGui::EndListBox();
+    }
+  }
+
+  ImGui::Spacing();
+  const bool has_path = !app.file_dialog_path.empty();
+  ImGui::BeginDisabled(!has_path);
+  if (ImGui::Button(app.tr(opening ? "Open" : "Save", opening ? "打开" : "保存"))) confirm = true;
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  bool cancel = ImGui::Button(app.tr("Cancel", "取消")) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+
+  if (confirm && has_path) {
+    const std::string path = app.file_dialog_path;
+    ImGui::CloseCurrentPopup();
+    app.file_dialog = FileDialog::None;
+    if (opening) app.open_file(path);
+    else app.save_file(path);
+  } else if (cancel) {
+    ImGui::CloseCurrentPopup();
+    app.file_dialog = FileDialog::None;
+  }
+  ImGui::EndPopup();
+}
+
+void draw_error_popup(AppView& app) {
+  if (!app.error_message.empty() && !ImGui::IsPopupOpen("###error")) ImGui::OpenPopup("###error");
+  const std::string title = std::string(app.tr("Error", "错误")) + "###error";
+  ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  if (!ImGui::BeginPopupModal(title.c_str(), nullptr,
+                              ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
+    return;
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 560 * app.dpi_scale);
+  ImGui::TextUnformatted(app.error_message.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::Spacing();
+  // Keys count from the next frame: the Enter that confirmed a file dialog
+  // (and caused this error) must not also dismiss it.
+  const bool key_ok = !ImGui::IsWindowAppearing() && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||
+                                                      ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)));
+  if (ImGui::Button("OK", ImVec2(120 * app.dpi_scale, 0)) || key_ok) {
+    app.error_message.clear();
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
+}
+
+}  // namespace
+
+}  // namespace warpviz::app

@@ -1,0 +1,116 @@
+// The app's state and its panels. One DrawX-style member per panel, each in a
+// file of its own (lane_panel.cpp, timeline_panel.cpp, ...); the data they
+// show comes from the core library and the pure view logic in view/.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "warpviz/backends.h"
+#include "warpviz/scenario.h"
+#include "warpviz/trace.h"
+#include "warpviz/view/playback.h"
+#include "warpviz/view/settings.h"
+#include "warpviz/view/strings.h"
+
+struct ImFont;
+
+namespace warpviz::app {
+
+class LaneRenderer;  // lane_renderer.h: the GLSL cells and arrows
+
+struct PanelVisibility {
+  bool lanes = true, timeline = true, source = true, history = true, votes = true, block = true, scenario = true;
+};
+
+// A key press as GLFW reports it (key code, modifier bits), queued until the
+// next frame's handle_keys.
+struct KeyPress {
+  int key = 0;
+  int mods = 0;
+  bool repeat = false;  // auto-repeat of a held key
+};
+
+struct UiFonts {
+  ImFont* regular = nullptr;  // body text, CJK glyphs merged in
+  ImFont* large = nullptr;    // round counter and op in the lane view
+  ImFont* huge = nullptr;     // presentation mode
+  ImFont* mono = nullptr;     // source code: the monospaced face, CJK comments included
+};
+
+class AppView {
+ public:
+  explicit AppView(view::AppSettings settings);
+  ~AppView();
+
+  // --- Data (errors become error_message, never a crash) -------------------
+  void show_trace(Trace trace, std::string origin);  // origin: file path or "scenario"
+  bool open_file(const std::string& path);
+  bool save_file(const std::string& path);
+  // Resolves and runs on `backend` (Auto: the GPU when present); notes such as
+  // "width 12 is undefined in the C++ API" land in scenario_notes.
+  bool run_scenario(const ScenarioRequest& request, BackendChoice backend);
+
+  // --- Per frame ------------------------------------------------------------
+  bool update(double dt_seconds);  // playback; true when something changed
+  void draw();                     // menu bar, then every visible panel (or presentation mode)
+  void handle_keys();              // keyboard.cpp: space, arrows, Home/End, F5, F11, H, L
+
+  // --- Panels, one per file -------------------------------------------------
+  void draw_menu_bar();        // app_view.cpp
+  void draw_lane_panel();      // lane_panel.cpp
+  void draw_timeline_panel();  // timeline_panel.cpp
+  void draw_source_panel();    // source_panel.cpp
+  void draw_history_panel();   // history_panel.cpp
+  void draw_vote_panel();      // vote_panel.cpp
+  void draw_block_panel();     // block_panel.cpp
+  void draw_scenario_panel();  // scenario_panel.cpp
+  void draw_presentation();    // lane_panel.cpp: lanes and op only, full window
+
+  // Shared by panels: the text of a UI word in the current language.
+  const char* tr(view::Text text) const { return view::tr(text, language); }
+  // Words only one panel uses, given in both languages where they are used.
+  const char* tr(const char* english, const char* chinese) const {
+    return language == view::Language::Chinese ? chinese : english;
+  }
+  const TraceStep* current_step() const;  // nullptr when the trace has no steps
+  // "CPU emulator" or the GPU's name, and the file shown; the scenario panel's badge.
+  std::string badge_text() const;
+  // ImGui ini text placing every panel on a grid over a width x height window;
+  // main loads it when no layout was saved (panels' own first-use sizes would
+  // otherwise overlap).
+  std::string first_use_layout(float width, float height) const;
+
+  // --- State the panels read and change --------------------------------------
+  view::AppSettings settings;
+  Trace trace;
+  std::string trace_origin;            // shown in the badge with the device
+  view::Playback playback;
+  view::Language language = view::Language::English;
+  bool hex = false;                    // values as hex bits
+  bool presentation = false;           // fullscreen, high contrast, lanes + op only
+  bool quit_requested = false;
+  PanelVisibility panels;
+  UiFonts fonts;
+  float dpi_scale = 1.0f;
+  std::string error_message;           // shown in a modal until dismissed
+  std::vector<std::string> scenario_notes;
+  ScenarioRequest last_request;        // what the scenario panel edits and re-runs
+  BackendChoice backend = BackendChoice::Auto;
+  std::unique_ptr<LaneRenderer> lane_renderer;  // created once a GL context exists
+
+  // --- UI state of single panels ----------------------------------------------
+  enum class FileDialog { None, Open, Save };
+  FileDialog file_dialog_request = FileDialog::None;  // menu or Ctrl+O/S; draw() opens it
+  FileDialog file_dialog = FileDialog::None;          // the one open now
+  std::string file_dialog_path;
+  std::string scenario_error;           // scenario panel: why the edited request does not run
+  size_t source_followed_step = SIZE_MAX;  // source panel: the step it last scrolled to
+  // Filled by main's GLFW key callback: Dear ImGui 1.86 samples key state once
+  // a frame and would miss a tap shorter than a frame.
+  std::vector<KeyPress> key_presses;
+};
+
+}  // namespace warpviz::app

@@ -1,0 +1,339 @@
+// The block view of reduce_sum / reduce_int, drawn left to right as the data
+// flows: each warp's first reduction leaves its total in lane 0, lane 0 writes
+// it to warpSums[warp], warp 0 reduces the slots once more, lane 0 writes the
+// block's output. Below, for multi-block runs, every block's partial sum.
+//
+// [SECTION] Cache
+// [SECTION] Flow: warps, warpSums, final round, output
+// [SECTION] Blocks bar
+// [SECTION] Panel
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "app_view.h"
+#include "warpviz/view/block_view.h"
+
+namespace warpviz::app {
+namespace {
+
+constexpr ImU32 kBoxColour = IM_COL32(52, 60, 78, 255);
+constexpr ImU32 kSlotColour = IM_COL32(0, 114, 178, 255);  // Okabe-Ito blue: shared memory
+constexpr ImU32 kOutputColour = IM_COL32(0, 158, 115, 255);  // bluish green, as the lane view's outputs
+constexpr ImU32 kCurrentColour = IM_COL32(255, 196, 0, 255);
+constexpr ImU32 kFlowColour = IM_COL32(140, 180, 230, 200);
+constexpr ImU32 kBarColour = IM_COL32(86, 180, 233, 255);
+constexpr ImU32 kTextColour = IM_COL32(235, 235, 235, 255);
+constexpr ImU32 kDimText = IM_COL32(150, 150, 150, 255);
+
+// ---------------------------------------------------------------------------
+// [SECTION] Cache
+// ---------------------------------------------------------------------------
+
+// block_view walks the trace and formats every block's output; redone only
+// when the trace or the block changes, so a 4096-block run costs nothing per frame.
+struct BlockCache {
+  const TraceStep* steps = nullptr;
+  size_t step_count = 0;
+  uint64_t sample = 0;
+  uint32_t block = 0;
+  bool valid = false;
+  view::BlockView view;
+  std::vector<double> block_values;  // all_block_outputs as numbers, for the bar
+};
+
+// FNV-1a over a few steps: tells a new trace from an old one that happens to
+// reuse the same buffer address and size.
+uint64_t sample_steps(const Trace& trace) {
+  uint64_t h = 1469598103934665603ull;
+  size_t n = trace.steps.size();
+  for (size_t i : {size_t(0), n / 2, n - 1}) {
+    if (i >= n) continue;
+    auto* p = reinterpret_cast<const unsigned char*>(&trace.steps[i]);
+    for (size_t k = 0; k < sizeof(TraceStep); ++k) h = (h ^ p[k]) * 1099511628211ull;
+  }
+  return h;
+}
+
+const BlockCache& cached_block(const Trace& trace, uint32_t block) {
+  static BlockCache cache;
+  uint64_t sample = sample_steps(trace);
+  if (cache.valid && cache.steps == trace.steps.data() && cache.step_count == trace.steps.size() &&
+      cache.sample == sample && cache.block == block)
+    return cache;
+  cache = BlockCache{trace.steps.data(), trace.steps.size(), sample, block, true, {}, {}};
+  cache.view = view::block_view(trace, block);
+  cache.block_values.reserve(cache.view.all_block_outputs.size());
+  for (const std::string& text : cache.view.all_block_outputs) {
+    // strtod reads the decimals, "-0" and "nan(0x...)" that format_value writes.
+    double v = std::strtod(text.c_str(), nullptr);
+    cache.block_values.push_back(std::isfinite(v) ? v : 0.0);
+  }
+  return cache;
+}
+
+// ---------------------------------------------------------------------------
+// [SECTION] Flow
+// ---------------------------------------------------------------------------
+
+void arrow(ImDrawList* draw, ImVec2 from, ImVec2 to, ImU32 colour, float dpi) {
+  draw->AddLine(from, ImVec2(to.x - 6 * dpi, to.y), colour, 1.5f * dpi);
+  draw->AddTriangleFilled(ImVec2(to.x, to.y), ImVec2(to.x - 7 * dpi, to.y - 4 * dpi),
+                          ImVec2(to.x - 7 * dpi, to.y + 4 * dpi), colour);
+}
+
+// A filled box with centred text that is also a button; true when clicked.
+bool box_button(const char* id, ImVec2 lo, ImVec2 size, ImU32 fill, bool current, const std::string& text,
+                float dpi) {
+  ImGui::SetCursorScreenPos(lo);
+  bool clicked = ImGui::InvisibleButton(id, size);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  ImVec2 hi(lo.x + size.x, lo.y + size.y);
+  ImU32 colour = ImGui::IsItemHovered() ? ImGui::GetColorU32(ImGuiCol_ButtonHovered) : fill;
+  draw->AddRectFilled(lo, hi, colour, 4 * dpi);
+  if (current) draw->AddRect(lo, hi, kCurrentColour, 4 * dpi, 0, 2.5f * dpi);
+  ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+  ImVec4 clip(lo.x, lo.y, hi.x, hi.y);
+  draw->AddText(ImGui::GetFont(), ImGui::GetFontSize(),
+                ImVec2(std::max(lo.x + 3 * dpi, lo.x + (size.x - ts.x) / 2), lo.y + (size.y - ts.y) / 2), kTextColour,
+                text.c_str(), nullptr, 0, &clip);
+  return clicked;
+}
+
+// A click anywhere in the view: stop the animation there.
+void jump(AppView& app, size_t step) {
+  app.playback.pause();
+  app.playback.seek(step);
+}
+
+// Where the flow's columns and rows go, from the widest text each column holds.
+struct FlowLayout {
+  ImVec2 origin;
+  float dpi = 1, row_h = 0, row_gap = 0, top = 0;
+  float warp_w = 0, slot_w = 0, round_w = 0, out_w = 0, arrow_w = 0, fan_w = 0;
+  float x_slot = 0, x_round = 0, x_out = 0;  // the warps' column is at 0
+  float rows_h = 0, rounds_h = 0, round_top = 0;
+
+  ImVec2 at(float x, float y) const { return ImVec2(origin.x + x, origin.y + y); }
+  float row_y(size_t i) const { return top + i * (row_h + row_gap); }
+  float round_y(size_t r) const { return round_top + r * (row_h + row_gap); }
+  // Where the slots' lines meet: the middle of warp 0's final round.
+  ImVec2 fan_to() const { return at(x_round, round_top + rounds_h / 2 - row_gap / 2); }
+};
+
+FlowLayout flow_layout(const view::BlockView& bv, float dpi) {
+  FlowLayout L;
+  L.origin = ImGui::GetCursorScreenPos();
+  L.dpi = dpi;
+  const float line = ImGui::GetTextLineHeight(), pad = 10 * dpi;
+  L.row_h = line + 4 * dpi, L.row_gap = 2 * dpi, L.top = line + 6 * dpi;
+  float value_w = 0;  // the heading may run over the fan: every pixel counts in a narrow panel
+  for (const auto& w : bv.warps)
+    value_w = std::max(value_w, ImGui::CalcTextSize("[00] ").x + ImGui::CalcTextSize(w.value.c_str()).x);
+  L.warp_w = ImGui::CalcTextSize("warp 00").x + pad;
+  L.slot_w = value_w + pad;
+  L.round_w = ImGui::CalcTextSize("down 16").x + pad;
+  L.out_w = std::max(ImGui::CalcTextSize(bv.block_output.c_str()).x, ImGui::CalcTextSize("out").x) + pad;
+  L.arrow_w = 24 * dpi, L.fan_w = 40 * dpi;
+  L.x_slot = L.warp_w + L.arrow_w;
+  L.x_round = L.x_slot + L.slot_w + L.fan_w;
+  L.x_out = L.x_round + L.round_w + L.arrow_w;
+  L.rows_h = bv.warps.size() * (L.row_h + L.row_gap);
+  L.rounds_h = bv.final_round.size() * (L.row_h + L.row_gap);
+  L.round_top = L.top + std::max(0.0f, (L.rows_h - L.rounds_h) / 2);
+  return L;
+}
+
+// Each warp's lane 0 into its warpSums slot, and every slot on to warp 0.
+void draw_warp_rows(AppView& app, const view::BlockView& bv, const FlowLayout& L, bool in_final) {
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const TraceStep* step = app.current_step();
+  const ImVec2 fan_to = L.fan_to();
+  for (size_t i = 0; i < bv.warps.size(); ++i) {
+    const view::WarpPartial& w = bv.warps[i];
+    const float y = L.row_y(i), mid = y + L.row_h / 2;
+    const bool current = !in_final && step && step->warp == w.warp;
+    ImGui::PushID(int(i));
+    std::string label = "warp " + std::to_string(w.warp);
+    if (box_button("warp", L.at(0, y), ImVec2(L.warp_w, L.row_h), kBoxColour, current, label, L.dpi))
+      jump(app, w.last_step);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("lane 0 = %s  (step %zu)", w.value.c_str(), w.last_step);
+    arrow(draw, L.at(L.warp_w, mid), L.at(L.x_slot, mid), kFlowColour, L.dpi);
+    char slot[96];
+    std::snprintf(slot, sizeof slot, "[%u] %s", w.warp, w.value.c_str());
+    if (box_button("slot", L.at(L.x_slot, y), ImVec2(L.slot_w, L.row_h), kSlotColour, current, slot, L.dpi))
+      jump(app, w.last_step);
+    ImVec2 p0 = L.at(L.x_slot + L.slot_w, mid);
+    draw->AddBezierCubic(p0, ImVec2(p0.x + L.fan_w / 2, p0.y), ImVec2(fan_to.x - L.fan_w / 2, fan_to.y), fan_to,
+                         kFlowColour, 1.2f * L.dpi);
+    ImGui::PopID();
+  }
+}
+
+// Warp 0's second reduction, one box per round, then the block's output.
+void draw_final_round(AppView& app, const view::BlockView& bv, const FlowLayout& L, size_t now) {
+  for (size_t r = 0; r < bv.final_round.size(); ++r) {
+    const size_t index = bv.final_round[r];
+    const TraceStep& s = app.trace.steps[index];
+    // "down 16": the op without its "shfl." and the offset, all that differs between rounds.
+    const char* op = op_name(s.op);
+    if (op_is_shuffle(s.op)) op += 5;
+    std::string label = std::string(op) + " " + std::to_string(s.args.b);
+    ImGui::PushID(1000 + int(r));
+    if (box_button("round", L.at(L.x_round, L.round_y(r)), ImVec2(L.round_w, L.row_h), kBoxColour, index == now,
+                   label, L.dpi))
+      jump(app, index);
+    ImGui::PopID();
+  }
+  // Lane 0 writes the output after the last round.
+  const float out_y = L.round_top + std::max(0.0f, L.rounds_h - L.row_gap - L.row_h) / 2;
+  const bool rounds = !bv.final_round.empty();
+  if (rounds)
+    arrow(ImGui::GetWindowDrawList(), L.at(L.x_round + L.round_w, out_y + L.row_h / 2),
+          L.at(L.x_out, out_y + L.row_h / 2), kFlowColour, L.dpi);
+  const bool current = rounds && now == bv.final_round.back();
+  if (box_button("output", L.at(L.x_out, out_y), ImVec2(L.out_w, L.row_h), kOutputColour, current, bv.block_output,
+                 L.dpi) && rounds)
+    jump(app, bv.final_round.back());
+}
+
+void draw_flow(AppView& app, const view::BlockView& bv, size_t now) {
+  const FlowLayout L = flow_layout(bv, app.dpi_scale);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddText(L.at(0, 0), kDimText, "warp");
+  draw->AddText(L.at(L.x_slot, 0), kDimText, "warpSums[]");
+  draw->AddText(L.at(L.x_round, 0), kDimText, "warp 0");
+  draw->AddText(L.at(L.x_out, 0), kDimText, "out");
+
+  // In warp 0's final round every warp's first round is over: no warp row is current.
+  const bool in_final = std::find(bv.final_round.begin(), bv.final_round.end(), now) != bv.final_round.end();
+  draw_warp_rows(app, bv, L, in_final);
+  draw_final_round(app, bv, L, now);
+
+  // Reserve what was drawn so the child scrolls over it.
+  ImGui::SetCursorScreenPos(L.origin);
+  ImGui::Dummy(ImVec2(L.x_out + L.out_w, L.top + std::max(L.rows_h, L.rounds_h)));
+}
+
+// ---------------------------------------------------------------------------
+// [SECTION] Blocks bar
+// ---------------------------------------------------------------------------
+
+// One bar per block; when blocks are narrower than 3 px they share a bar
+// showing the largest magnitude among them, so 4096 blocks stay readable.
+void draw_blocks_bar(AppView& app, const BlockCache& cache) {
+  const auto& values = cache.block_values;
+  const size_t n = values.size();
+  const float dpi = app.dpi_scale;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  ImGui::Text("%s · %zu blocks", app.tr(view::Text::BlockOutput), n);
+
+  const float width = std::max(ImGui::GetContentRegionAvail().x, 50 * dpi);
+  const float height = 44 * dpi;
+  ImVec2 lo = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("blocks", ImVec2(width, height + 8 * dpi));
+  const bool hovered = ImGui::IsItemHovered();
+  const bool clicked = ImGui::IsItemClicked();
+  draw->AddRectFilled(lo, ImVec2(lo.x + width, lo.y + height), IM_COL32(30, 32, 38, 255));
+
+  double vmin = 0, vmax = 0;
+  for (double v : values) vmin = std::min(vmin, v), vmax = std::max(vmax, v);
+  const double span = vmax - vmin > 0 ? vmax - vmin : 1.0;
+  const float zero_y = lo.y + height * float(vmax / span);
+  auto y_of = [&](double v) { return lo.y + height * float((vmax - v) / span); };
+
+  if (vmin < 0) draw->AddLine(ImVec2(lo.x, zero_y), ImVec2(lo.x + width, zero_y), kDimText);  // the zero line
+  const int bars = int(std::min<size_t>(n, size_t(width / (3 * dpi))));
+  const float bar_w = width / std::max(bars, 1);
+  for (int b = 0; b < bars; ++b) {
+    size_t first = size_t(b) * n / bars, last = size_t(b + 1) * n / bars;
+    double v = 0;
+    for (size_t i = first; i < last; ++i)
+      if (std::abs(values[i]) > std::abs(v)) v = values[i];
+    float x0 = lo.x + b * bar_w, x1 = x0 + std::max(bar_w - (bar_w > 4 * dpi ? 1 * dpi : 0), 1.0f);
+    bool current = cache.block >= first && cache.block < last;
+    draw->AddRectFilled(ImVec2(x0, std::min(zero_y, y_of(v))), ImVec2(x1, std::max(zero_y, y_of(v)) + 1),
+                        current ? kCurrentColour : kBarColour);
+  }
+  // A marker under the current block, visible even when its bar is shared.
+  float cx = lo.x + (cache.block + 0.5f) * width / float(n);
+  draw->AddTriangleFilled(ImVec2(cx, lo.y + height), ImVec2(cx - 5 * dpi, lo.y + height + 8 * dpi),
+                          ImVec2(cx + 5 * dpi, lo.y + height + 8 * dpi), kCurrentColour);
+
+  if (!hovered) return;
+  size_t block = std::min(n - 1, size_t((ImGui::GetIO().MousePos.x - lo.x) / width * n));
+  // Steps are ordered by block: the first step of the block is a binary search away.
+  auto it = std::lower_bound(app.trace.steps.begin(), app.trace.steps.end(), block,
+                             [](const TraceStep& s, size_t b) { return s.block < b; });
+  const bool recorded = it != app.trace.steps.end() && it->block == block;
+  ImGui::BeginTooltip();
+  ImGui::Text("block %zu: %s", block, cache.view.all_block_outputs[block].c_str());
+  if (!recorded) ImGui::TextDisabled("(not recorded)");
+  ImGui::EndTooltip();
+  if (clicked && recorded) jump(app, size_t(it - app.trace.steps.begin()));
+}
+
+void centred_message(const char* text) {
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  ImVec2 size = ImGui::CalcTextSize(text, nullptr, false, avail.x);
+  ImVec2 pos = ImGui::GetCursorPos();
+  ImGui::SetCursorPos(ImVec2(pos.x + std::max(0.0f, (avail.x - size.x) / 2),
+                             pos.y + std::max(0.0f, (avail.y - size.y) / 2)));
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + avail.x);
+  ImGui::TextDisabled("%s", text);
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// [SECTION] Panel
+// ---------------------------------------------------------------------------
+
+void AppView::draw_block_panel() {
+  ImGui::SetNextWindowSize(ImVec2(760 * dpi_scale, 420 * dpi_scale), ImGuiCond_FirstUseEver);
+  std::string title = std::string(tr(view::Text::PanelBlock)) + "###block";
+  if (!ImGui::Begin(title.c_str(), &panels.block)) {
+    ImGui::End();
+    return;
+  }
+  const TraceStep* step = current_step();
+  const bool reduction = trace.meta.scenario == "reduce_sum" || trace.meta.scenario == "reduce_int";
+  if (!step) {
+    centred_message(tr(view::Text::NothingToShow));
+    ImGui::End();
+    return;
+  }
+  if (!reduction) {
+    centred_message(tr("The block view shows the two-level reductions: reduce_sum and reduce_int",
+                       "线程块视图显示两级归约：reduce_sum 和 reduce_int"));
+    ImGui::End();
+    return;
+  }
+  const BlockCache& cache = cached_block(trace, step->block);
+  if (cache.view.warps.empty()) {
+    centred_message(tr(view::Text::NothingToShow));
+    ImGui::End();
+    return;
+  }
+
+  ImGui::Text("block %u  ·  %u warps  ·  blockDim %u", cache.view.block, unsigned(cache.view.warps.size()),
+              trace.meta.block.x);
+  ImGui::TextDisabled("%s", tr(view::Text::WarpSums));
+  // The bar needs its own room below the flow when there are several blocks.
+  const bool multi_block = cache.view.all_block_outputs.size() > 1;
+  const float bar_room = multi_block ? ImGui::GetTextLineHeightWithSpacing() + 62 * dpi_scale : 0;
+  ImGui::BeginChild("flow", ImVec2(0, -bar_room), false, ImGuiWindowFlags_HorizontalScrollbar);
+  draw_flow(*this, cache.view, playback.step());
+  ImGui::EndChild();
+  if (multi_block) draw_blocks_bar(*this, cache);
+  ImGui::End();
+}
+
+}  // namespace warpviz::app

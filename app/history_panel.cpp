@@ -1,0 +1,251 @@
+// The register history: one warp's lanes (rows) through its steps (columns),
+// each cell the value the lane got back, coloured by its rank in the column.
+// A click on a cell jumps the timeline to that step.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "app_view.h"
+#include "warpviz/view/history.h"
+
+namespace warpviz::app {
+namespace {
+
+// Dear ImGui 1.86 keeps a table's columns in a 64-bit set; one is the lane label.
+constexpr int kMaxStepColumns = 63;
+
+constexpr ImU32 kUndefinedColour = IM_COL32(213, 94, 0, 255);  // the lane view's vermillion
+constexpr ImU32 kInactiveColour = IM_COL32(72, 72, 76, 255);
+constexpr ImU32 kCurrentColour = IM_COL32(255, 196, 0, 255);
+
+// Viridis in five stops: perceptually even, and readable by colour-blind students.
+ImU32 heat_colour(double heat) {
+  static const float stops[5][3] = {
+      {68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
+  float t = float(std::clamp(heat, 0.0, 1.0)) * 4.0f;
+  int i = std::min(int(t), 3);
+  float f = t - float(i);
+  auto mix = [&](int c) { return int(stops[i][c] + (stops[i + 1][c] - stops[i][c]) * f); };
+  return IM_COL32(mix(0), mix(1), mix(2), 255);
+}
+
+// Dark text on the bright end of the ramp, light text elsewhere.
+ImU32 text_colour_on(const view::HistoryCell& cell) {
+  if (cell.active && !cell.undefined && cell.heat > 0.62) return IM_COL32(20, 20, 20, 255);
+  return IM_COL32(240, 240, 240, 255);
+}
+
+// The table is rebuilt only when the trace, the warp or the number format
+// changes: history_table walks the whole trace, too slow to redo every frame
+// for a million lane records.
+struct HistoryCache {
+  const TraceStep* steps = nullptr;
+  size_t step_count = 0;
+  uint64_t sample = 0;
+  uint32_t block = 0, warp = 0;
+  bool hex = false, valid = false;
+  view::HistoryTable table;
+  std::vector<std::string> headers;
+  std::vector<size_t> column_chars;  // widest text of each column, in characters
+};
+
+// FNV-1a over a few steps: tells a new trace from an old one that happens to
+// reuse the same buffer address and size.
+uint64_t sample_steps(const Trace& trace) {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](const void* data, size_t n) {
+    auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  };
+  size_t n = trace.steps.size();
+  for (size_t i : {size_t(0), n / 2, n - 1})
+    if (i < n) mix(&trace.steps[i], sizeof(TraceStep));
+  return h;
+}
+
+const HistoryCache& cached_history(const Trace& trace, uint32_t block, uint32_t warp, bool hex) {
+  static HistoryCache cache;
+  uint64_t sample = sample_steps(trace);
+  if (cache.valid && cache.steps == trace.steps.data() && cache.step_count == trace.steps.size() &&
+      cache.sample == sample && cache.block == block && cache.warp == warp && cache.hex == hex)
+    return cache;
+  cache = HistoryCache{trace.steps.data(), trace.steps.size(), sample, block, warp, hex, true, {}, {}, {}};
+  cache.table = view::history_table(trace, block, warp, hex);
+  for (size_t col = 0; col < cache.table.step_indices.size(); ++col) {
+    const TraceStep& s = trace.steps[cache.table.step_indices[col]];
+    cache.headers.push_back(std::to_string(s.seq) + " " + op_name(s.op));
+    size_t chars = cache.headers.back().size();
+    for (const auto& row : cache.table.cells)
+      if (col < row.size()) chars = std::max(chars, row[col].text.size());
+    cache.column_chars.push_back(chars);
+  }
+  return cache;
+}
+
+void centred_message(const char* text) {
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  ImVec2 size = ImGui::CalcTextSize(text, nullptr, false, avail.x);
+  ImVec2 pos = ImGui::GetCursorPos();
+  ImGui::SetCursorPos(ImVec2(pos.x + std::max(0.0f, (avail.x - size.x) / 2),
+                             pos.y + std::max(0.0f, (avail.y - size.y) / 2)));
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + avail.x);
+  ImGui::TextDisabled("%s", text);
+  ImGui::PopTextWrapPos();
+}
+
+void legend_box(ImU32 colour, const char* label) {
+  float h = ImGui::GetTextLineHeight();
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + h, p.y + h), colour, 2.0f);
+  ImGui::Dummy(ImVec2(h, h));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine(0, h);
+}
+
+// Which columns the table shows, and where the playback is.
+struct Window {
+  int first = 0, shown = 0;  // columns first .. first + shown - 1
+  int current = -1;          // the current step's column, -1 when not in the table
+  bool follow = false;       // the step changed: scroll its column into view
+};
+
+// One cell: the heat as background, the value, a click target and a tooltip.
+void draw_cell(AppView& app, const view::HistoryTable& table, int lane, int col, bool current, float row_h) {
+  const view::HistoryCell& cell = table.cells[lane][col];
+  ImU32 bg = cell.undefined ? kUndefinedColour : !cell.active ? kInactiveColour : heat_colour(cell.heat);
+  ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, bg);
+
+  ImVec2 size(ImGui::GetContentRegionAvail().x, row_h - 2 * ImGui::GetStyle().CellPadding.y);
+  if (ImGui::InvisibleButton("cell", ImVec2(std::max(size.x, 1.0f), std::max(size.y, 1.0f)))) {
+    app.playback.pause();
+    app.playback.seek(table.step_indices[col]);
+  }
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  if (current) {
+    // Left and right edges of the cell, so the column reads as one band.
+    ImVec2 pad = ImGui::GetStyle().CellPadding;
+    float t = 2 * app.dpi_scale;
+    draw->AddRect(ImVec2(lo.x - pad.x + t / 2, lo.y - pad.y), ImVec2(hi.x + pad.x - t / 2, hi.y + pad.y),
+                  kCurrentColour, 0, 0, t);
+  }
+  const char* text = cell.active || cell.undefined ? cell.text.c_str() : "·";
+  draw->AddText(ImVec2(lo.x, lo.y + (size.y - ImGui::GetTextLineHeight()) / 2), text_colour_on(cell), text);
+  if (ImGui::IsItemHovered()) {
+    const TraceStep& s = app.trace.steps[table.step_indices[col]];
+    ImGui::BeginTooltip();
+    ImGui::Text("lane %d  ·  %u %s  (line %u)", lane, s.seq, op_name(s.op), s.line);
+    ImGui::TextUnformatted(cell.text.c_str());
+    if (cell.undefined) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", app.tr(view::Text::Undefined));
+    if (!cell.active) ImGui::TextDisabled("%s", app.tr(view::Text::Inactive));
+    ImGui::EndTooltip();
+  }
+}
+
+void draw_table(AppView& app, const HistoryCache& cache, const Window& w) {
+  const float char_w = ImGui::CalcTextSize("0").x;
+  const float row_h = ImGui::GetTextLineHeight() + 4 * app.dpi_scale;
+  const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInner |
+                                ImGuiTableFlags_BordersOuter | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("history", w.shown + 1, flags)) return;
+  ImGui::TableSetupScrollFreeze(1, 1);
+  ImGui::TableSetupColumn("lane", ImGuiTableColumnFlags_WidthFixed, char_w * 4);
+  for (int c = 0; c < w.shown; ++c)
+    ImGui::TableSetupColumn(cache.headers[w.first + c].c_str(), ImGuiTableColumnFlags_WidthFixed,
+                            char_w * float(cache.column_chars[w.first + c] + 1));
+
+  // Header row, the current step's header in the highlight colour.
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int c = 0; c <= w.shown; ++c) {
+    if (!ImGui::TableSetColumnIndex(c)) continue;
+    if (c > 0 && w.first + c - 1 == w.current) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, kCurrentColour);
+    ImGui::PushID(c);
+    ImGui::TableHeader(ImGui::TableGetColumnName(c));
+    ImGui::PopID();
+  }
+
+  // Only the rows and columns on screen are drawn: the clipper skips rows,
+  // TableSetColumnIndex returns false for columns scrolled out of view.
+  ImGuiListClipper clipper;
+  clipper.Begin(int(cache.table.cells.size()));
+  while (clipper.Step()) {
+    for (int lane = clipper.DisplayStart; lane < clipper.DisplayEnd; ++lane) {
+      ImGui::TableNextRow(ImGuiTableRowFlags_None, row_h);
+      if (ImGui::TableSetColumnIndex(0)) ImGui::TextDisabled("%2d", lane);
+      for (int c = 0; c < w.shown; ++c) {
+        const int col = w.first + c;
+        const bool visible = ImGui::TableSetColumnIndex(c + 1);
+        ImGui::PushID(lane * 64 + c);
+        if (visible) {
+          draw_cell(app, cache.table, lane, col, col == w.current, row_h);
+        } else if (w.follow && col == w.current && lane == clipper.DisplayStart) {
+          ImGui::Dummy(ImVec2(1, 1));  // scrolling to a column needs an item there, even a clipped one
+        }
+        if (w.follow && col == w.current && lane == clipper.DisplayStart) ImGui::SetScrollHereX(0.5f);
+        ImGui::PopID();
+      }
+    }
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void AppView::draw_history_panel() {
+  ImGui::SetNextWindowSize(ImVec2(640 * dpi_scale, 440 * dpi_scale), ImGuiCond_FirstUseEver);
+  // "###" keeps the window's identity (and saved layout) across languages.
+  std::string title = std::string(tr(view::Text::PanelHistory)) + "###history";
+  if (!ImGui::Begin(title.c_str(), &panels.history)) {
+    ImGui::End();
+    return;
+  }
+  const TraceStep* step = current_step();
+  if (!step) {
+    centred_message(tr(view::Text::NothingToShow));
+    ImGui::End();
+    return;
+  }
+  const HistoryCache& cache = cached_history(trace, step->block, step->warp, hex);
+  const view::HistoryTable& table = cache.table;
+  const int columns = int(table.step_indices.size());
+  if (columns == 0 || table.cells.empty()) {
+    centred_message(tr(view::Text::NothingToShow));
+    ImGui::End();
+    return;
+  }
+
+  // The current step's column; the table always holds it (same block and warp).
+  const size_t now = playback.step();
+  auto found = std::find(table.step_indices.begin(), table.step_indices.end(), now);
+  const int current = found == table.step_indices.end() ? -1 : int(found - table.step_indices.begin());
+
+  // A warp with more steps than a table can hold shows a window of them
+  // around the current step.
+  int first = 0;
+  if (columns > kMaxStepColumns)
+    first = std::clamp(std::max(current, 0) - kMaxStepColumns / 2, 0, columns - kMaxStepColumns);
+  const int shown = std::min(columns, kMaxStepColumns);
+
+  ImGui::Text("block %u  ·  warp %u", step->block, step->warp);
+  if (columns > shown) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%d–%d / %d)", first, first + shown - 1, columns);
+  }
+  ImGui::SameLine(0, ImGui::GetTextLineHeight() * 2);
+  legend_box(kUndefinedColour, tr(view::Text::Undefined));
+  legend_box(kInactiveColour, tr(view::Text::Inactive));
+  legend_box(kCurrentColour, tr(view::Text::Round));
+  ImGui::NewLine();
+
+  static size_t scrolled_to = SIZE_MAX;  // follow the playback, but let the user scroll away
+  const bool follow = now != scrolled_to;
+  scrolled_to = now;
+  draw_table(*this, cache, Window{first, shown, current, follow});
+  ImGui::End();
+}
+
+}  // namespace warpviz::app

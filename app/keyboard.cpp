@@ -1,0 +1,59 @@
+// The keyboard: what a lecturer uses at the projector without the mouse.
+//   Space play/pause · Left/Right step · Home/End · Up/Down speed · F5 re-run
+//   F11 presentation (Esc leaves it) · H hex · L language · Ctrl+O/S/Q
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "app_view.h"
+
+namespace warpviz::app {
+
+void AppView::handle_keys() {
+  // Taken whatever happens: keys that were not ours must not fire later.
+  std::vector<KeyPress> presses;
+  presses.swap(key_presses);
+  // Typing a parameter or a path must not also step the trace.
+  if (ImGui::GetIO().WantTextInput) return;
+  // An open popup (error, file dialog, menu) has the keys to itself.
+  if (ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopup)) return;
+
+  for (const KeyPress& press : presses) {
+    if (press.mods & (GLFW_MOD_CONTROL | GLFW_MOD_SUPER)) {
+      if (press.repeat) continue;
+      if (press.key == GLFW_KEY_O) file_dialog_request = FileDialog::Open;
+      if (press.key == GLFW_KEY_S && !trace.meta.scenario.empty()) file_dialog_request = FileDialog::Save;
+      if (press.key == GLFW_KEY_Q) quit_requested = true;
+      continue;
+    }
+    // Held arrows repeat; everything else acts once per press.
+    switch (press.key) {
+      case GLFW_KEY_LEFT: playback.step_back(); break;
+      case GLFW_KEY_RIGHT: playback.step_forward(); break;
+      // Speed in doublings, within the timeline slider's 0.25..8 steps/s.
+      case GLFW_KEY_UP: playback.set_speed(std::min(8.0, playback.speed() * 2)); break;
+      case GLFW_KEY_DOWN: playback.set_speed(std::max(0.25, playback.speed() / 2)); break;
+      default: break;
+    }
+    if (press.repeat) continue;
+    switch (press.key) {
+      case GLFW_KEY_SPACE: playback.toggle(); break;
+      case GLFW_KEY_HOME: playback.jump_to_start(); break;
+      case GLFW_KEY_END: playback.jump_to_end(); break;
+      case GLFW_KEY_F5:
+        if (!last_request.scenario.empty()) run_scenario(last_request, backend);
+        break;
+      case GLFW_KEY_F11: presentation = !presentation; break;
+      case GLFW_KEY_ESCAPE: presentation = false; break;
+      case GLFW_KEY_H: hex = !hex; break;
+      case GLFW_KEY_L:
+        language = language == view::Language::English ? view::Language::Chinese : view::Language::English;
+        break;
+      default: break;
+    }
+  }
+}
+
+}  // namespace warpviz::app

@@ -1,0 +1,330 @@
+// The lane panel and presentation mode: the round and the op above the lanes
+// image (LaneRenderer's GLSL), with lane numbers and values put over it as
+// ImGui text, and a legend below.
+//
+// [SECTION] Helpers        which step is on screen, fonts, text that fits a cell
+// [SECTION] Lanes          the image, the text over it
+// [SECTION] Legend         read / kept own value / undefined / inactive
+// [SECTION] Panels         draw_lane_panel, draw_presentation
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <string>
+
+#include "app_view.h"
+#include "lane_renderer.h"
+#include "warpviz/view/lane_view.h"
+
+namespace warpviz::app {
+
+//-----------------------------------------------------------------------------
+// [SECTION] Helpers
+//-----------------------------------------------------------------------------
+
+namespace {
+
+ImU32 to_imgui(Rgba c, float alpha = 1.0f) {
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, c.a * alpha));
+}
+
+// At rest the shown step is complete (values landed). While a transition
+// runs, values travel from step() toward step() + 1, so the next step is the
+// one animating in.
+struct ShownStep {
+  size_t index = 0;
+  float t = 1.0f;  // eased; 1 = complete
+};
+
+ShownStep shown_step(const view::Playback& playback) {
+  if (playback.transition() > 0.0f && playback.step() + 1 < playback.step_count())
+    return {playback.step() + 1, playback.eased_transition()};
+  return {playback.step(), 1.0f};
+}
+
+ImFont* or_default(ImFont* font) { return font ? font : ImGui::GetFont(); }
+
+// The smallest loaded font baked at least `px` high, else the largest:
+// glyphs scaled up from a small atlas look blurred.
+ImFont* font_for(const UiFonts& fonts, float px) {
+  ImFont* pick = nullptr;
+  ImFont* largest = nullptr;
+  for (ImFont* font : {fonts.regular, fonts.large, fonts.huge}) {
+    if (!font) continue;
+    if (!largest || font->FontSize > largest->FontSize) largest = font;
+    if (font->FontSize >= px * 0.95f && (!pick || font->FontSize < pick->FontSize)) pick = font;
+  }
+  return pick ? pick : largest ? largest : ImGui::GetFont();
+}
+
+// Centred in `box`; shrunk to fit, or split over two lines when a long value
+// (hex bits, f64) would otherwise become too small to read.
+void text_in_box(ImDrawList* draw, ImFont* font, float size, ImVec2 min, ImVec2 max, ImU32 color,
+                 const std::string& text) {
+  if (text.empty() || size <= 1.0f) return;
+  const float box_w = (max.x - min.x) * 0.8f, box_h = (max.y - min.y) * 0.9f;  // clear of the border
+  const ImVec2 centre((min.x + max.x) / 2, (min.y + max.y) / 2);
+  ImVec2 one = font->CalcTextSizeA(size, FLT_MAX, 0.0f, text.c_str());
+  float one_size = one.x > box_w ? size * box_w / one.x : size;
+  std::string shown = text;
+  float shown_size = one_size;
+  if (one_size < size * 0.75f && text.size() >= 6) {
+    std::string two = text.substr(0, (text.size() + 1) / 2) + "\n" + text.substr((text.size() + 1) / 2);
+    ImVec2 two_ext = font->CalcTextSizeA(size, FLT_MAX, 0.0f, two.c_str());
+    float two_size = size * std::min({1.0f, box_w / two_ext.x, box_h / two_ext.y});
+    if (two_size > one_size) shown = two, shown_size = two_size;
+  }
+  if (shown_size < 4.0f) return;  // nothing legible fits; the cell's colour still tells
+  ImVec2 ext = font->CalcTextSizeA(shown_size, FLT_MAX, 0.0f, shown.c_str());
+  ImVec2 pos(std::floor(centre.x - ext.x / 2), std::floor(centre.y - ext.y / 2));
+  // Each line centred on its own (AddText aligns left).
+  size_t newline = shown.find('\n');
+  if (newline == std::string::npos) {
+    draw->AddText(font, shown_size, pos, color, shown.c_str());
+    return;
+  }
+  for (const std::string& line : {shown.substr(0, newline), shown.substr(newline + 1)}) {
+    ImVec2 line_ext = font->CalcTextSizeA(shown_size, FLT_MAX, 0.0f, line.c_str());
+    draw->AddText(font, shown_size, ImVec2(std::floor(centre.x - line_ext.x / 2), pos.y), color, line.c_str());
+    pos.y += line_ext.y;
+  }
+}
+
+void centred_message(const char* text) {
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  ImVec2 size = ImGui::CalcTextSize(text);
+  ImVec2 cursor = ImGui::GetCursorPos();
+  ImGui::SetCursorPos(ImVec2(cursor.x + std::max(0.0f, (avail.x - size.x) / 2),
+                             cursor.y + std::max(0.0f, (avail.y - size.y) / 2)));
+  ImGui::TextDisabled("%s", text);
+}
+
+// Created on first use when main did not make it; a failure is reported once
+// (error_message shows it in a modal), not every frame, and the panel still
+// shows the values as text.
+LaneRenderer* renderer(AppView& app) {
+  static bool failed = false;
+  if (!app.lane_renderer && !failed) {
+    try {
+      app.lane_renderer = std::make_unique<LaneRenderer>();
+    } catch (const std::exception& e) {
+      failed = true;
+      app.error_message = e.what();
+    }
+  }
+  return app.lane_renderer.get();
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Lanes
+//-----------------------------------------------------------------------------
+
+Rgba in_text_color(const LanePalette& p, view::CellState state) {
+  return state == view::CellState::Inactive ? p.inactive_text : p.text;
+}
+
+Rgba out_text_color(const LanePalette& p, view::CellState state) {
+  switch (state) {
+    case view::CellState::Inactive: return p.inactive_text;
+    case view::CellState::Undefined: return p.undefined_text;
+    default: return p.text;
+  }
+}
+
+// The lanes image filling `size` (ImGui units) at the cursor, with lane
+// numbers above the top row and the values in the cells. `text_scale` > 1
+// enlarges the type for a projector; long values still shrink to their cell.
+void draw_lanes(AppView& app, const view::LaneFrame& frame, float t, bool high_contrast, ImVec2 size,
+                float text_scale = 1.0f) {
+  if (size.x < 32 || size.y < 32) return;
+  // The texture has the framebuffer's pixels (2x on a Retina-style display).
+  const float fb = std::max(ImGui::GetIO().DisplayFramebufferScale.x, 1.0f);
+  const int w_px = int(size.x * fb), h_px = int(size.y * fb);
+  const float layout_scale = app.dpi_scale * fb;
+
+  // A strip above the top row for the lane numbers, sized from the cells' font.
+  view::LaneLayout probe = view::layout_lanes(float(w_px), float(h_px), layout_scale);
+  const float number_px = std::max(probe.font_px * 0.85f, 10.0f * layout_scale) * text_scale;
+  const float strip_px = std::round(number_px * 1.5f);
+  view::LaneLayout layout = view::layout_lanes(float(w_px), std::max(float(h_px) - strip_px, 1.0f), layout_scale);
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    layout.in_cells[lane].y += strip_px;
+    layout.out_cells[lane].y += strip_px;
+  }
+
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  if (LaneRenderer* lanes = renderer(app)) {
+    lanes->render(layout, frame, t, high_contrast, w_px, h_px);
+    // Row 0 of a GL texture is its bottom: flip V.
+    ImGui::Image((ImTextureID)(intptr_t)lanes->texture(), size, ImVec2(0, 1), ImVec2(1, 0));
+  } else {
+    ImGui::Dummy(size);
+  }
+
+  const LanePalette& palette = lane_palette(high_contrast);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  auto to_screen = [&](const view::Rect& r, ImVec2* min, ImVec2* max) {
+    *min = ImVec2(origin.x + r.x / fb, origin.y + r.y / fb);
+    *max = ImVec2(origin.x + (r.x + r.w) / fb, origin.y + (r.y + r.h) / fb);
+  };
+  const float value_size = std::min(layout.font_px * text_scale, layout.cell_h * 0.55f) / fb;
+  const float number_size = number_px / fb;
+  ImFont* value_font = font_for(app.fonts, value_size);
+  ImFont* number_font = font_for(app.fonts, number_size);
+  const float out_alpha = out_reveal(t);
+
+  draw->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
+  const size_t count = std::min<size_t>(frame.cells.size(), kWarpSize);
+  for (size_t i = 0; i < count; ++i) {
+    const view::LaneCell& cell = frame.cells[i];
+    const int lane = std::clamp(cell.lane, 0, kWarpSize - 1);
+    ImVec2 min, max;
+    to_screen(layout.in_cells[lane], &min, &max);
+    const std::string number = std::to_string(cell.lane);
+    text_in_box(draw, number_font, number_size, ImVec2(min.x, min.y - strip_px / fb), ImVec2(max.x, min.y),
+                to_imgui(palette.lane_number), number);
+    text_in_box(draw, value_font, value_size, min, max, to_imgui(in_text_color(palette, cell.state)),
+                cell.in_text);
+    if (out_alpha > 0.0f) {
+      to_screen(layout.out_cells[lane], &min, &max);
+      text_in_box(draw, value_font, value_size, min, max, to_imgui(out_text_color(palette, cell.state), out_alpha),
+                  cell.out_text);
+    }
+  }
+  draw->PopClipRect();
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Legend
+//-----------------------------------------------------------------------------
+
+const char* read_label(view::Language language) {
+  return language == view::Language::Chinese ? "读取" : "read";
+}
+
+const char* kept_label(view::Language language) {
+  return language == view::Language::Chinese ? "保留自身值" : "kept own value";
+}
+
+// One line of swatches drawn like the image draws them, each with its word.
+void draw_legend(const AppView& app) {
+  const LanePalette& p = lane_palette(false);
+  const float h = ImGui::GetTextLineHeight();
+  const float w = h * 2.2f;
+  const float thick = std::max(1.5f, 2.0f * app.dpi_scale);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+
+  auto item = [&](const char* label, auto&& swatch) {
+    ImGui::Dummy(ImVec2(w, h));
+    swatch(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    ImGui::SameLine();
+    ImGui::TextUnformatted(label);
+    ImGui::SameLine(0.0f, h * 1.5f);
+  };
+  auto arrow = [&](ImVec2 a, ImVec2 b, ImU32 color, bool dashed) {
+    const float y = (a.y + b.y) / 2, head = h * 0.4f;
+    const float end = b.x - head;
+    if (!dashed) {
+      draw->AddLine(ImVec2(a.x, y), ImVec2(end, y), color, thick);
+    } else {
+      const float period = thick * 4.0f;
+      for (float x = a.x; x < end; x += period)
+        draw->AddLine(ImVec2(x, y), ImVec2(std::min(x + period * 0.55f, end), y), color, thick);
+    }
+    draw->AddTriangleFilled(ImVec2(b.x, y), ImVec2(end, y - head * 0.55f), ImVec2(end, y + head * 0.55f), color);
+  };
+  auto cell = [&](ImVec2 a, ImVec2 b, Rgba fill, Rgba border, bool hatched) {
+    a.x += w * 0.25f, b.x -= w * 0.25f;
+    const float rounding = h * 0.12f;
+    draw->AddRectFilled(a, b, to_imgui(fill), rounding);
+    if (hatched) {
+      draw->PushClipRect(a, b, true);
+      for (float x = a.x - h; x < b.x; x += h * 0.3f)
+        draw->AddLine(ImVec2(x, b.y), ImVec2(x + h, b.y - h), to_imgui(border, 0.45f), thick * 0.8f);
+      draw->PopClipRect();
+    }
+    draw->AddRect(a, b, to_imgui(border), rounding, 0, thick * 0.6f);
+  };
+
+  item(read_label(app.language), [&](ImVec2 a, ImVec2 b) { arrow(a, b, to_imgui(p.read_arrow), false); });
+  item(kept_label(app.language), [&](ImVec2 a, ImVec2 b) { arrow(a, b, to_imgui(p.kept_arrow), true); });
+  item(app.tr(view::Text::Undefined),
+       [&](ImVec2 a, ImVec2 b) { cell(a, b, p.undefined_fill, p.undefined_border, true); });
+  item(app.tr(view::Text::Inactive),
+       [&](ImVec2 a, ImVec2 b) { cell(a, b, dimmed(p.out_fill), dimmed(p.out_border), false); });
+  ImGui::NewLine();
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Panels
+//-----------------------------------------------------------------------------
+
+void AppView::draw_lane_panel() {
+  ImGui::SetNextWindowSize(ImVec2(1100 * dpi_scale, 420 * dpi_scale), ImGuiCond_FirstUseEver);
+  // "###lanes" keeps the window's identity (and saved layout) across languages.
+  const std::string title = std::string(tr(view::Text::PanelLanes)) + "###lanes";
+  if (!ImGui::Begin(title.c_str(), &panels.lanes)) {
+    ImGui::End();
+    return;
+  }
+  if (!current_step()) {
+    centred_message(tr(view::Text::NothingToShow));
+    ImGui::End();
+    return;
+  }
+
+  const ShownStep shown = shown_step(playback);
+  const view::LaneFrame frame = view::lane_frame(trace, shown.index, hex);
+  ImGui::PushFont(or_default(fonts.large));
+  ImGui::Text("%s   %s", frame.round_label.c_str(), frame.op_label.c_str());
+  ImGui::PopFont();
+
+  const float legend_h = ImGui::GetFrameHeightWithSpacing();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  draw_lanes(*this, frame, shown.t, false, ImVec2(avail.x, avail.y - legend_h));
+  draw_legend(*this);
+  ImGui::End();
+}
+
+void AppView::draw_presentation() {
+  // For a projector: the whole window, black, big type, nothing but the lanes.
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(viewport->Pos);
+  ImGui::SetNextWindowSize(viewport->Size);
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(0, 0, 0, 255));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(24 * dpi_scale, 18 * dpi_scale));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::Begin("##presentation", nullptr, flags);
+  ImGui::PushFont(or_default(fonts.huge));
+  if (!current_step()) {
+    centred_message(tr(view::Text::NothingToShow));
+  } else {
+    const LanePalette& palette = lane_palette(true);
+    const ShownStep shown = shown_step(playback);
+    const view::LaneFrame frame = view::lane_frame(trace, shown.index, hex);
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(palette.travelling));
+    ImGui::TextUnformatted(frame.round_label.c_str());
+    ImGui::PopStyleColor();
+    ImGui::SameLine(0.0f, ImGui::GetFontSize());
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(palette.text));
+    ImGui::TextUnformatted(frame.op_label.c_str());
+    ImGui::PopStyleColor();
+    ImGui::Spacing();
+    draw_lanes(*this, frame, shown.t, true, ImGui::GetContentRegionAvail(), 1.4f);
+  }
+  ImGui::PopFont();
+  ImGui::End();
+  ImGui::PopStyleVar(3);
+  ImGui::PopStyleColor();
+}
+
+}  // namespace warpviz::app

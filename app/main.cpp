@@ -1,0 +1,645 @@
+// warpviz: the desktop app. One straight main loop, as in Dear ImGui's
+// example_glfw_opengl3: parse the command line, get the first trace, open a GL
+// 3.3 core window, load the fonts, then per frame poll (or wait), update, draw,
+// render, swap. --screenshot, --frames and --bench-frames run the same frame
+// a fixed number of times and exit.
+//
+// [SECTION] Command line
+// [SECTION] Window callbacks
+// [SECTION] Fonts
+// [SECTION] One frame
+// [SECTION] Interactive loop
+// [SECTION] Offscreen modes (--screenshot, --frames, --bench-frames)
+// [SECTION] main
+
+#include <glad/gl.h>  // before GLFW, so GLFW does not pull in the system GL header
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app_view.h"
+#include "lane_renderer.h"
+#include "screenshot.h"
+#include "warpviz/view/settings.h"
+#include "warpviz/version.h"
+#include "warpviz/view/strings.h"
+
+using namespace warpviz;
+using warpviz::app::AppView;
+
+namespace {
+
+// ============================================================================
+// [SECTION] Command line
+// ============================================================================
+
+constexpr const char* kUsage =
+    "usage: warpviz [FILE.wvt|FILE.json] [options]\n"
+    "\n"
+    "Shows a trace of CUDA warp-level ops lane by lane: a file, or a scenario run\n"
+    "on the CPU emulator (or the GPU). Without a file it runs the last scenario\n"
+    "(warp_sum the first time) and starts playing.\n"
+    "\n"
+    "  --scenario NAME     run this scenario (warpviz-cli list shows them)\n"
+    "  --set NAME=VALUE    a scenario parameter; repeatable\n"
+    "  --input SPEC        iota, ones, const:X, random:SEED, values:a,b,... or bits:hex,...\n"
+    "  --backend B         cpu, cuda or auto (default: the GPU when present)\n"
+    "  --lang en|zh        language of the interface\n"
+    "  --presentation      lanes and op only, large type\n"
+    "  --size WxH          window size in pixels (default: the last one, or 1600x900)\n"
+    "  --step N            show trace step N (0-based, as warpviz-cli dump numbers them)\n"
+    "  --screenshot OUT.png  render a few frames, write the window to OUT.png, exit\n"
+    "  --frames DIR        write DIR/frame_0000.png ... for the whole trace, 8 per step, exit\n"
+    "  --bench-frames N    render N frames without vsync, print the frame CPU time, exit\n"
+    "  --help              this text\n"
+    "\n"
+    "Keys: space play/pause, Left/Right step, Home/End, Up/Down speed, F5 re-run,\n"
+    "F11 presentation, H hex, L language, Ctrl+O open, Ctrl+S save. A trace file\n"
+    "dropped on the window opens. --screenshot and --frames need a display: under\n"
+    "Xvfb, xvfb-run -a warpviz --screenshot out.png.\n";
+
+struct Options {
+  std::string file;
+  ScenarioRequest request;  // scenario empty: the one in the settings
+  BackendChoice backend = BackendChoice::Auto;
+  std::string screenshot;
+  std::string frames_dir;
+  std::optional<size_t> step;
+  int width = 0, height = 0;  // 0: the saved size
+  std::optional<view::Language> language;
+  bool presentation = false;
+  int bench_frames = 0;
+
+  bool offscreen() const { return !screenshot.empty() || !frames_dir.empty() || bench_frames > 0; }
+};
+
+enum class ParseResult { Run, Help, Bad };
+
+template <typename T>
+bool parse_number(std::string_view text, T* out) {
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
+  auto value_of = [&](int& i, const std::string& name) -> std::optional<std::string> {
+    if (i + 1 >= argc) {
+      error = name + " needs a value";
+      return std::nullopt;
+    }
+    return std::string(argv[++i]);
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    std::optional<std::string> v;
+    if (a == "--help" || a == "-h") return ParseResult::Help;
+    if (a == "--presentation") {
+      o.presentation = true;
+    } else if (a == "--scenario") {
+      if (!(v = value_of(i, a))) return ParseResult::Bad;
+      o.request.scenario = *v;
+    } else if (a == "--set") {
+      if (!(v = value_of(i, a))) return ParseResult::Bad;
+      const size_t eq = v->find('=');
+      if (eq == std::string::npos || eq == 0) {
+        error = "--set " + *v + ": expected NAME=VALUE";
+        return ParseResult::Bad;
+      }
+      o.request.sets.emplace_back(v->substr(0, eq), v->substr(eq + 1));
+    } else if (a == "--input") {
+      if (!(v = value_of(i, a))) return ParseResult::Bad;
+      o.request.input = *v;
+    } else if (a == "--backend") {
+      if (!(v = value_of(i, a))) return ParseResult::Bad;
+      const auto b = parse_backend(*v);
+      if (!b) {
+        error = "--backend " + *v + ": expected cpu, cuda or auto";
+        return ParseResult::Bad;
+      }
+      o.backend = *b;
+    } else if (a == "--screenshot") {
+      if (!(v = value_of(i, a))) return ParseResult::Bad;
+      o.screenshot = *v;
+    } else if (a == "--frames") {
+      if (!(v = value_of(i, a))) return ParseResult::Bad;
+      o.frames_dir = *v;
+    } else if (a == "--step") {
+      if (!(v = value_of(i, a))) return ParseResult::Bad;
+      size_t step = 0;
+      if (!parse_number(*v, &step)) {
+        error = "--step " + *v + ": expected a step number (0, 1, ...)";
+        return ParseResult::Bad;
+      }
+      o.step = step;
+    } else if (a == "--size") {
+      if (!(v = value_of(i, a))) return ParseResult::Bad;
+      const size_t x = v->find('x');
+      if (x == std::string::npos || !parse_number(std::string_view(*v).substr(0, x), &o.width) ||
+          !parse_number(std::string_view(*v).substr(x + 1), &o.height) || o.width < 64 || o.height < 64 ||
+          o.width > 16384 || o.height > 16384) {
+        error = "--size " + *v + ": expected WIDTHxHEIGHT in pixels, e.g. 1600x900";
+        return ParseResult::Bad;
+      }
+    } else if (a == "--lang") {
+      if (!(v = value_of(i, a))) return ParseResult::Bad;
+      if (*v == "en") {
+        o.language = view::Language::English;
+      } else if (*v == "zh") {
+        o.language = view::Language::Chinese;
+      } else {
+        error = "--lang " + *v + ": expected en or zh";
+        return ParseResult::Bad;
+      }
+    } else if (a == "--bench-frames") {
+      if (!(v = value_of(i, a))) return ParseResult::Bad;
+      if (!parse_number(*v, &o.bench_frames) || o.bench_frames < 1) {
+        error = "--bench-frames " + *v + ": expected a positive number of frames";
+        return ParseResult::Bad;
+      }
+    } else if (a.size() > 1 && a[0] == '-') {
+      error = "unknown option " + a;
+      return ParseResult::Bad;
+    } else if (o.file.empty()) {
+      o.file = a;
+    } else {
+      error = "one trace file at a time (got " + o.file + " and " + a + ")";
+      return ParseResult::Bad;
+    }
+  }
+  if (!o.file.empty() && (!o.request.scenario.empty() || !o.request.sets.empty() || !o.request.input.empty())) {
+    error = "a trace file already holds its scenario; give either FILE or --scenario/--set/--input";
+    return ParseResult::Bad;
+  }
+  const int modes = !o.screenshot.empty() + !o.frames_dir.empty() + (o.bench_frames > 0);
+  if (modes > 1) {
+    error = "--screenshot, --frames and --bench-frames are separate runs; give one";
+    return ParseResult::Bad;
+  }
+  return ParseResult::Run;
+}
+
+// ============================================================================
+// [SECTION] Window callbacks
+// ============================================================================
+
+// Frames still to draw after an input event: ImGui settles hover, popups and
+// layout within a couple of frames, then the loop sleeps until the next event.
+constexpr int kFramesAfterInput = 3;
+
+struct WindowState {
+  AppView* app = nullptr;
+  int frames_wanted = kFramesAfterInput;
+  std::string last_glfw_error;
+};
+WindowState g_window_state;  // GLFW's error callback has no user pointer
+
+void wake(GLFWwindow*) { g_window_state.frames_wanted = kFramesAfterInput; }
+
+// Set before ImGui's GLFW backend installs its own: it chains to these.
+void install_callbacks(GLFWwindow* window) {
+  glfwSetCursorPosCallback(window, [](GLFWwindow* w, double, double) { wake(w); });
+  glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int, int, int) { wake(w); });
+  glfwSetScrollCallback(window, [](GLFWwindow* w, double, double) { wake(w); });
+  glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int mods) {
+    if (action != GLFW_RELEASE && g_window_state.app)
+      g_window_state.app->key_presses.push_back({key, mods, action == GLFW_REPEAT});
+    wake(w);
+  });
+  glfwSetCharCallback(window, [](GLFWwindow* w, unsigned int) { wake(w); });
+  glfwSetWindowFocusCallback(window, [](GLFWwindow* w, int) { wake(w); });
+  glfwSetCursorEnterCallback(window, [](GLFWwindow* w, int) { wake(w); });
+  glfwSetWindowSizeCallback(window, [](GLFWwindow* w, int, int) { wake(w); });
+  glfwSetFramebufferSizeCallback(window, [](GLFWwindow* w, int, int) { wake(w); });
+  glfwSetWindowRefreshCallback(window, [](GLFWwindow* w) { wake(w); });
+  glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
+    // One trace at a time: the first file dropped.
+    if (count > 0 && g_window_state.app) g_window_state.app->open_file(paths[0]);
+    wake(w);
+  });
+}
+
+// ============================================================================
+// [SECTION] Fonts
+// ============================================================================
+
+std::string find_cjk_font() {
+  const std::string candidates[] = {
+      "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",  // fonts-wqy-microhei
+      std::string(WARPVIZ_ASSET_DIR) + "/fonts/wqy-microhei.ttc",
+  };
+  for (const auto& path : candidates)
+    if (std::filesystem::exists(path)) return path;
+  return {};
+}
+
+// Glyph ranges must outlive the atlas build (the first NewFrame).
+ImVector<ImWchar> g_body_ranges, g_display_ranges;
+
+// Dear ImGui's own font, when the CJK font is missing: no Chinese glyphs.
+app::UiFonts load_default_fonts(float scale) {
+  ImGuiIO& io = ImGui::GetIO();
+  auto add = [&](float px) {
+    ImFontConfig cfg;
+    cfg.SizePixels = std::round(px * scale);
+    return io.Fonts->AddFontDefault(&cfg);
+  };
+  app::UiFonts fonts;
+  fonts.regular = add(13);
+  fonts.mono = fonts.regular;  // ProggyClean is monospaced already
+  fonts.large = add(28);
+  fonts.huge = add(56);
+  return fonts;
+}
+
+// Body text gets the 2500 common simplified characters (the seeds' comments are
+// Chinese); the large and huge display sizes only the UI's own words, so the
+// atlas stays small enough to build in a blink.
+app::UiFonts load_fonts(float scale, const std::string& extra_text, std::string* note) {
+  ImGuiIO& io = ImGui::GetIO();
+  const std::string path = find_cjk_font();
+  if (path.empty()) {
+    *note = "warpviz: /usr/share/fonts/truetype/wqy/wqy-microhei.ttc not found (apt-get install "
+            "fonts-wqy-microhei); using Dear ImGui's built-in font, without Chinese glyphs";
+    return load_default_fonts(scale);
+  }
+
+  ImFontGlyphRangesBuilder ui_words;
+  for (int t = 0; t < int(view::Text::Count); ++t) ui_words.AddText(view::tr(view::Text(t), view::Language::Chinese));
+  ui_words.AddText("→←↑↓·×…✓✗");  // marks the panels draw
+
+  // The common set lacks some characters the seeds use (迭代, ...): add every
+  // character of the kernel sources, the seed claims and the first trace.
+  ImFontGlyphRangesBuilder body = ui_words;
+  body.AddRanges(io.Fonts->GetGlyphRangesChineseSimplifiedCommon());
+  std::string last_path;
+  for (const ScenarioSpec& spec : scenario_specs()) {
+    if (spec.source_path != last_path) body.AddText(kernel_source_text(spec.source_path).c_str());
+    last_path = spec.source_path;
+    for (const SeedClaim& claim : spec.seed_claims) body.AddText(claim.text.c_str());
+  }
+  body.AddText(extra_text.c_str());
+  body.BuildRanges(&g_body_ranges);
+  ui_words.AddRanges(io.Fonts->GetGlyphRangesDefault());
+  ui_words.BuildRanges(&g_display_ranges);
+
+  auto add = [&](float px, int face, const ImVector<ImWchar>& ranges, int oversample) {
+    ImFontConfig cfg;
+    cfg.FontNo = face;  // the .ttc holds Micro Hei (0) and Micro Hei Mono (1)
+    // Thousands of CJK glyphs: horizontal oversampling would triple the atlas.
+    cfg.OversampleH = oversample;
+    cfg.OversampleV = 1;
+    return io.Fonts->AddFontFromFileTTF(path.c_str(), px, &cfg, ranges.Data);
+  };
+  app::UiFonts fonts;
+  fonts.regular = add(std::round(15.0f * scale), 0, g_body_ranges, 1);
+  fonts.mono = add(std::round(15.0f * scale), 1, g_body_ranges, 1);
+  fonts.large = add(std::round(28.0f * scale), 0, g_display_ranges, 2);
+  fonts.huge = add(std::round(56.0f * scale), 0, g_display_ranges, 1);
+  if (!fonts.regular || !fonts.mono || !fonts.large || !fonts.huge) {
+    *note = "warpviz: cannot read " + path + "; using Dear ImGui's built-in font";
+    io.Fonts->Clear();
+    return load_default_fonts(scale);
+  }
+  return fonts;
+}
+
+// ============================================================================
+// [SECTION] One frame
+// ============================================================================
+
+// Builds and submits one frame (no swap: --screenshot reads the back buffer
+// first). Returns whether the app's state changed (playback moved).
+bool render_frame(GLFWwindow* window, AppView& app, double dt, bool ignore_pointer) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  if (ignore_pointer) {
+    // Xvfb's pointer sits mid-screen; a hover highlight there would make
+    // screenshots depend on it.
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    for (bool& down : io.MouseDown) down = false;
+  }
+  ImGui::NewFrame();
+  if (!ignore_pointer) app.handle_keys();
+  const bool changed = app.update(dt);
+  app.draw();
+  ImGui::Render();
+
+  int fb_w = 0, fb_h = 0;
+  glfwGetFramebufferSize(window, &fb_w, &fb_h);
+  glViewport(0, 0, fb_w, fb_h);
+  glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  return changed;
+}
+
+// ============================================================================
+// [SECTION] Interactive loop
+// ============================================================================
+
+struct WindowedGeometry {
+  int x = 0, y = 0, w = 0, h = 0;
+};
+
+// Presentation mode takes the whole monitor; leaving it restores the window.
+void set_fullscreen(GLFWwindow* window, bool on, WindowedGeometry& windowed) {
+  if (on) {
+    glfwGetWindowPos(window, &windowed.x, &windowed.y);
+    glfwGetWindowSize(window, &windowed.w, &windowed.h);
+    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+    const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+    if (mode) glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else if (glfwGetWindowMonitor(window)) {
+    glfwSetWindowMonitor(window, nullptr, windowed.x, windowed.y, windowed.w, windowed.h, 0);
+  }
+}
+
+void run_interactive(GLFWwindow* window, AppView& app) {
+  WindowedGeometry windowed;
+  bool fullscreen = false;
+  if (app.presentation) {
+    set_fullscreen(window, true, windowed);
+    fullscreen = true;
+  }
+  double last = glfwGetTime();
+  while (!glfwWindowShouldClose(window) && !app.quit_requested) {
+    const bool busy = app.playback.playing() || g_window_state.frames_wanted > 0;
+    if (busy) {
+      glfwPollEvents();
+    } else {
+      // Idle: sleep until an event; the timeout only keeps a text cursor blinking.
+      glfwWaitEventsTimeout(0.5);
+    }
+    if (glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {
+      glfwWaitEvents();  // nothing to show while minimised
+      continue;
+    }
+    const double now = glfwGetTime();
+    const double dt = std::min(now - last, 0.1);  // a long stall must not skip steps
+    last = now;
+    const bool woken = app.playback.playing() || g_window_state.frames_wanted > 0;
+    if (!woken && !ImGui::GetIO().WantTextInput) continue;
+
+    const bool changed = render_frame(window, app, dt, false);
+    glfwSwapBuffers(window);
+    if (g_window_state.frames_wanted > 0) --g_window_state.frames_wanted;
+    if (changed) g_window_state.frames_wanted = std::max(g_window_state.frames_wanted, 2);
+    if (app.presentation != fullscreen) {
+      fullscreen = app.presentation;
+      set_fullscreen(window, fullscreen, windowed);
+      g_window_state.frames_wanted = kFramesAfterInput;
+    }
+  }
+  if (fullscreen) set_fullscreen(window, false, windowed);
+}
+
+// ============================================================================
+// [SECTION] Offscreen modes (--screenshot, --frames, --bench-frames)
+// ============================================================================
+
+// Frames drawn before the first capture: ImGui sizes auto-fit windows and
+// uploads the font atlas on the first one.
+constexpr int kWarmupFrames = 2;
+constexpr int kFramesPerStep = 8;
+
+bool capture(GLFWwindow* window, const std::string& path) {
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window, &w, &h);
+  std::string error;
+  if (!app::save_back_buffer_png(w, h, path, &error)) {
+    std::fprintf(stderr, "warpviz: %s\n", error.c_str());
+    return false;
+  }
+  return true;
+}
+
+int run_screenshot(GLFWwindow* window, AppView& app, const std::string& path) {
+  for (int i = 0; i <= kWarmupFrames; ++i) {
+    glfwPollEvents();
+    render_frame(window, app, 0.0, true);
+    if (i == kWarmupFrames && !capture(window, path)) return 1;
+    glfwSwapBuffers(window);
+  }
+  std::printf("wrote %s\n", path.c_str());
+  return 0;
+}
+
+int run_frames(GLFWwindow* window, AppView& app, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "warpviz: cannot create %s: %s\n", dir.c_str(), ec.message().c_str());
+    return 1;
+  }
+  const size_t steps = app.playback.step_count();
+  // Every step's transition in kFramesPerStep frames; the last step has none.
+  const size_t total = steps == 0 ? 1 : (steps - 1) * kFramesPerStep + 1;
+  for (int i = 0; i < kWarmupFrames; ++i) {
+    glfwPollEvents();
+    render_frame(window, app, 0.0, true);
+    glfwSwapBuffers(window);
+  }
+  for (size_t frame = 0; frame < total; ++frame) {
+    glfwPollEvents();
+    app.playback.scrub(double(frame) / kFramesPerStep);
+    render_frame(window, app, 0.0, true);
+    char name[32];
+    std::snprintf(name, sizeof name, "frame_%04zu.png", frame);
+    if (!capture(window, (std::filesystem::path(dir) / name).string())) return 1;
+    glfwSwapBuffers(window);
+  }
+  std::printf("wrote %zu frames to %s\n", total, dir.c_str());
+  return 0;
+}
+
+int run_bench(GLFWwindow* window, AppView& app, int frames) {
+  using clock = std::chrono::steady_clock;
+  constexpr double kFrameSeconds = 1.0 / 60;  // simulated frame time: the same animation on every machine
+  app.playback.play();
+  std::vector<double> ms;
+  ms.reserve(size_t(frames));
+  for (int i = 0; i < kWarmupFrames + frames; ++i) {
+    glfwPollEvents();
+    if (!app.playback.playing()) {  // loop the trace so every frame animates
+      app.playback.jump_to_start();
+      app.playback.play();
+    }
+    const auto t0 = clock::now();
+    render_frame(window, app, kFrameSeconds, true);
+    const auto t1 = clock::now();
+    glfwSwapBuffers(window);  // not measured: the driver's and the GPU's time
+    if (i >= kWarmupFrames) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  double mean = 0;
+  for (double m : ms) mean += m;
+  mean /= double(ms.size());
+  std::sort(ms.begin(), ms.end());
+  const double p95 = ms[std::min(ms.size() - 1, size_t(std::ceil(0.95 * double(ms.size()))) - 1)];
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window, &w, &h);
+  std::printf("frame cpu time: mean %.3f ms, p95 %.3f ms (%d frames, %d×%d)\n", mean, p95, frames, w, h);
+  return 0;
+}
+
+}  // namespace
+
+// ============================================================================
+// [SECTION] main
+// ============================================================================
+
+int main(int argc, char** argv) {
+  Options opt;
+  std::string error;
+  switch (parse_args(argc, argv, opt, error)) {
+    case ParseResult::Help: std::fputs(kUsage, stdout); return 0;
+    case ParseResult::Bad: std::fprintf(stderr, "warpviz: %s (warpviz --help lists the options)\n", error.c_str()); return 2;
+    case ParseResult::Run: break;
+  }
+
+  auto no_display = [&](const std::string& why) {
+    if (opt.offscreen())
+      std::fprintf(stderr, "warpviz: no display (%s) to render into; run it under Xvfb: xvfb-run -a warpviz ... %s\n",
+                   why.c_str(), !opt.screenshot.empty() ? "--screenshot OUT.png" : !opt.frames_dir.empty() ? "--frames DIR" : "--bench-frames N");
+    else
+      std::fprintf(stderr, "warpviz: no display (%s); use --screenshot OUT.png under Xvfb, or warpviz-cli\n", why.c_str());
+    return 2;
+  };
+  const char* x_display = std::getenv("DISPLAY");
+  const char* wayland_display = std::getenv("WAYLAND_DISPLAY");
+  if (!(x_display && *x_display) && !(wayland_display && *wayland_display)) return no_display("DISPLAY is not set");
+
+  // Offscreen runs are reproducible: the saved settings neither apply nor change.
+  const std::string settings_path = view::default_settings_path();
+  view::AppSettings settings;
+  if (!opt.offscreen()) {
+    std::string warning;
+    settings = view::load_settings(settings_path, &warning);
+    if (!warning.empty()) std::fprintf(stderr, "warpviz: %s\n", warning.c_str());
+  }
+  if (opt.language) settings.language = *opt.language == view::Language::Chinese ? "zh" : "en";
+  if (opt.width > 0) {
+    settings.window_w = opt.width;
+    settings.window_h = opt.height;
+  }
+
+  // The first trace, before any window: a bad file or scenario is an argument error.
+  AppView app(settings);
+  app.presentation = opt.presentation;
+  if (!opt.file.empty()) {
+    if (!app.open_file(opt.file)) {
+      std::fprintf(stderr, "warpviz: %s\n", app.error_message.c_str());
+      return 2;
+    }
+  } else {
+    ScenarioRequest request = opt.request;
+    if (request.scenario.empty())
+      request.scenario = find_scenario(settings.scenario) ? settings.scenario : std::string("warp_sum");
+    if (!app.run_scenario(request, opt.backend)) {
+      std::fprintf(stderr, "warpviz: %s\n", app.error_message.c_str());
+      return 2;
+    }
+  }
+  if (opt.step) {
+    if (*opt.step >= app.playback.step_count()) {
+      std::fprintf(stderr, "warpviz: --step %zu: the trace has %zu steps (0 to %zu)\n", *opt.step,
+                   app.playback.step_count(), app.playback.step_count() ? app.playback.step_count() - 1 : 0);
+      return 2;
+    }
+    app.playback.seek(*opt.step);
+  }
+
+  // --- Window: GL 3.3 core, as the shaders and ImGui's backend expect --------
+  glfwSetErrorCallback([](int, const char* description) { g_window_state.last_glfw_error = description; });
+  if (!glfwInit())
+    return no_display(g_window_state.last_glfw_error.empty() ? "glfwInit failed" : g_window_state.last_glfw_error);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);  // macOS requires it; harmless elsewhere
+  if (opt.offscreen()) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
+  GLFWwindow* window = glfwCreateWindow(settings.window_w, settings.window_h, "warpviz", nullptr, nullptr);
+  if (!window) {
+    std::fprintf(stderr, "warpviz: cannot open an OpenGL 3.3 core window: %s\n", g_window_state.last_glfw_error.c_str());
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(window);
+  if (!gladLoadGL(glfwGetProcAddress)) {
+    std::fprintf(stderr, "warpviz: cannot load the OpenGL 3.3 functions\n");
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return 1;
+  }
+  glfwSwapInterval(opt.offscreen() ? 0 : 1);  // vsync, except where frames are timed or captured
+  float scale_x = 1, scale_y = 1;
+  glfwGetWindowContentScale(window, &scale_x, &scale_y);
+  app.dpi_scale = std::max(1.0f, scale_x);
+  g_window_state.app = &app;
+  install_callbacks(window);
+
+  // --- Dear ImGui --------------------------------------------------------------
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // the layout lives in settings.json with the rest
+  ImGui::StyleColorsDark();
+  ImGui::GetStyle().ScaleAllSizes(app.dpi_scale);
+  std::string font_note;
+  app.fonts = load_fonts(app.dpi_scale, app.trace.meta.source_text, &font_note);
+  if (!font_note.empty()) std::fprintf(stderr, "%s\n", font_note.c_str());
+  if (app.settings.imgui_layout.empty()) {
+    int w = 0, h = 0;
+    glfwGetWindowSize(window, &w, &h);
+    const std::string layout = app.first_use_layout(float(w), float(h));
+    ImGui::LoadIniSettingsFromMemory(layout.data(), layout.size());
+  } else {
+    ImGui::LoadIniSettingsFromMemory(app.settings.imgui_layout.data(), app.settings.imgui_layout.size());
+  }
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+
+  int rc = 0;
+  if (!opt.screenshot.empty()) {
+    rc = run_screenshot(window, app, opt.screenshot);
+  } else if (!opt.frames_dir.empty()) {
+    rc = run_frames(window, app, opt.frames_dir);
+  } else if (opt.bench_frames > 0) {
+    rc = run_bench(window, app, opt.bench_frames);
+  } else {
+    if (!opt.step) app.playback.play();
+    run_interactive(window, app);
+    app.settings.imgui_layout = ImGui::SaveIniSettingsToMemory();
+    glfwGetWindowSize(window, &app.settings.window_w, &app.settings.window_h);
+    app.settings.language = app.language == view::Language::Chinese ? "zh" : "en";
+    app.settings.speed = app.playback.speed();
+    if (find_scenario(app.last_request.scenario)) app.settings.scenario = app.last_request.scenario;
+    std::string save_error;
+    if (!view::save_settings(app.settings, settings_path, &save_error))
+      std::fprintf(stderr, "warpviz: settings not saved: %s\n", save_error.c_str());
+  }
+
+  // GL objects go while their context still exists.
+  g_window_state.app = nullptr;
+  app.lane_renderer.reset();
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return rc;
+}

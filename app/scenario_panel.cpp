@@ -1,0 +1,310 @@
+// The scenario panel: pick a built-in scenario, edit its parameters and input,
+// choose the backend, run. An edit that does not resolve is explained inline
+// and not run; a valid one re-runs at once, so a new width or mask shows its
+// effect in place. Above the form: the badge saying what produced the trace,
+// and a callout for every seed claim the trace contradicts.
+//
+// [SECTION] Helpers
+// [SECTION] Badge and seed claims
+// [SECTION] Request form
+// [SECTION] Panel
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <string>
+
+#include "app_view.h"
+#include "warpviz/dtype.h"
+
+namespace warpviz::app {
+
+// ============================================================================
+// [SECTION] Helpers
+// ============================================================================
+
+namespace {
+
+// Okabe-Ito hues, as the lane view: vermillion for errors, orange for notes.
+const ImVec4 kErrorColour(0.95f, 0.45f, 0.25f, 1.0f);
+const ImVec4 kNoteColour(0.92f, 0.70f, 0.25f, 1.0f);
+const ImVec4 kHoldsColour(0.45f, 0.75f, 0.55f, 1.0f);
+
+// A parameter's value in the request: its last set wins, as on the command line.
+std::string* find_set(ScenarioRequest& request, const std::string& name) {
+  for (auto it = request.sets.rbegin(); it != request.sets.rend(); ++it)
+    if (it->first == name) return &it->second;
+  return nullptr;
+}
+
+// Every parameter gets a set of its own (the default where none was given),
+// so each widget edits one string.
+void fill_defaults(ScenarioRequest& request, const ScenarioSpec& spec) {
+  for (const ParamSpec& p : spec.params)
+    if (!find_set(request, p.name)) request.sets.emplace_back(p.name, p.default_value);
+}
+
+// Whether the edited request resolves; if not, the panel shows why.
+bool validate(AppView& app) {
+  try {
+    resolve_scenario(app.last_request);
+    app.scenario_error.clear();
+    return true;
+  } catch (const ScenarioError& e) {
+    app.scenario_error = e.what();
+  } catch (const std::exception& e) {
+    app.scenario_error = e.what();
+  }
+  return false;
+}
+
+// On success run_scenario keeps `backend`; on failure the combo shows the old one.
+void rerun(AppView& app, BackendChoice backend) {
+  if (validate(app)) app.run_scenario(app.last_request, backend);
+}
+
+void coloured_wrapped(const ImVec4& colour, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
+// A filled, rounded box behind whatever `body` draws: the draw list's channels
+// put the box under the text, whose height is only known afterwards.
+template <typename Body>
+void boxed(ImU32 fill, ImU32 border, float pad, Body&& body) {
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->ChannelsSplit(2);
+  draw->ChannelsSetCurrent(1);
+  ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() + pad, ImGui::GetCursorPosY() + pad));
+  ImGui::BeginGroup();
+  body();
+  ImGui::EndGroup();
+  const ImVec2 min(ImGui::GetItemRectMin().x - pad, ImGui::GetItemRectMin().y - pad);
+  const ImVec2 max(ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x, ImGui::GetItemRectMax().y + pad);
+  draw->ChannelsSetCurrent(0);
+  draw->AddRectFilled(min, max, fill, pad * 0.6f);
+  draw->AddRect(min, max, border, pad * 0.6f);
+  draw->ChannelsMerge();
+  ImGui::Dummy(ImVec2(0, pad));
+}
+
+// ============================================================================
+// [SECTION] Badge and seed claims
+// ============================================================================
+
+// What produced the trace: teal for the emulator, NVIDIA green for a GPU.
+void draw_badge(const AppView& app) {
+  const std::string text = app.badge_text();
+  if (text.empty()) return;
+  const bool gpu = app.trace.meta.backend == "cuda";
+  const ImU32 fill = gpu ? IM_COL32(118, 185, 0, 255) : IM_COL32(0, 158, 115, 255);
+  const ImVec2 pad(8 * app.dpi_scale, 3 * app.dpi_scale);
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilled(p, ImVec2(p.x + size.x + pad.x * 2, p.y + size.y + pad.y * 2), fill, size.y);
+  draw->AddText(ImVec2(p.x + pad.x, p.y + pad.y), IM_COL32(10, 10, 10, 255), text.c_str());
+  ImGui::Dummy(ImVec2(size.x + pad.x * 2, size.y + pad.y * 2));
+  if (ImGui::IsItemHovered() && !app.trace.meta.compute_capability.empty())
+    ImGui::SetTooltip("%s  ·  compute capability %s  ·  %s", app.trace.meta.device.c_str(),
+                      app.trace.meta.compute_capability.c_str(), app.trace.meta.tool_version.c_str());
+}
+
+// What the seed said and what the trace holds, formatted for tr(SeedDiffers).
+std::string claim_expected(const AppView& app, const SeedClaim& claim) {
+  if (claim.index < 0) return app.tr("the same value in every lane", "每个 lane 的值都相同");
+  return claim.output + "[" + std::to_string(claim.index) + "] = " + claim.expected;
+}
+
+std::string claim_actual(const SeedClaim& claim, const SeedClaimResult& result) {
+  if (claim.index < 0) return result.actual;
+  return claim.output + "[" + std::to_string(claim.index) + "] = " + result.actual;
+}
+
+// A claim the trace contradicts gets a box in the large font: it is the point
+// of the scenario (test_shuffle: the seed expects 1.0 for thread 0, lane 1's
+// xor partner makes it 2.0). Claims that hold get one quiet line each.
+void draw_seed_claims(AppView& app) {
+  const ScenarioSpec* spec = find_scenario(app.trace.meta.scenario);
+  if (!spec || spec->seed_claims.empty()) return;
+  const std::vector<SeedClaimResult> results = check_seed_claims(*spec, app.trace);
+  const float s = app.dpi_scale;
+  for (const SeedClaimResult& result : results) {
+    const SeedClaim& claim = *result.claim;
+    if (result.holds) continue;
+    char headline[512];
+    std::snprintf(headline, sizeof headline, app.tr(view::Text::SeedDiffers), claim_expected(app, claim).c_str(),
+                  claim_actual(claim, result).c_str());
+    boxed(IM_COL32(110, 40, 10, 255), IM_COL32(230, 159, 0, 255), 8 * s, [&] {
+      ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x - 8 * s);
+      if (app.fonts.large) ImGui::PushFont(app.fonts.large);
+      ImGui::TextWrapped("%s", headline);
+      if (app.fonts.large) ImGui::PopFont();
+      ImGui::TextWrapped("%s: \"%s\"", claim.source.c_str(), claim.text.c_str());
+      ImGui::PopTextWrapPos();
+    });
+  }
+  for (const SeedClaimResult& result : results) {
+    if (!result.holds) continue;
+    ImGui::PushStyleColor(ImGuiCol_Text, kHoldsColour);
+    ImGui::TextWrapped("%s %s: \"%s\" (%s)", app.tr("Holds:", "成立："), result.claim->source.c_str(),
+                       result.claim->text.c_str(), result.actual.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+// ============================================================================
+// [SECTION] Request form
+// ============================================================================
+
+// One row of the form: the name on the left, the widget filling the right.
+void form_label(const char* text, const std::string& help) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(text);
+  if (!help.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help.c_str());
+  ImGui::TableNextColumn();
+  ImGui::SetNextItemWidth(-FLT_MIN);
+}
+
+// Returns true when the scenario changed (the caller runs it).
+bool scenario_combo(AppView& app) {
+  bool changed = false;
+  const ScenarioSpec* current = find_scenario(app.last_request.scenario);
+  form_label(app.tr(view::Text::Scenario), current ? current->summary : std::string());
+  if (ImGui::BeginCombo("##scenario", current ? current->name.c_str() : "")) {
+    for (const ScenarioSpec& spec : scenario_specs()) {
+      if (ImGui::Selectable(spec.name.c_str(), &spec == current) && &spec != current) {
+        app.last_request = ScenarioRequest{spec.name, {}, ""};
+        changed = true;
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.summary.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+// Choice parameters are combos and run as soon as one is picked; the others
+// are text fields that run when the edit is committed (Enter or clicking
+// away), so half-typed numbers are not run.
+bool param_input(const ParamSpec& p, std::string& value) {
+  const std::string id = "##" + p.name;
+  if (p.kind == ParamKind::Choice) {
+    bool changed = false;
+    if (ImGui::BeginCombo(id.c_str(), value.c_str())) {
+      for (const std::string& choice : p.choices)
+        if (ImGui::Selectable(choice.c_str(), choice == value) && choice != value) {
+          value = choice;
+          changed = true;
+        }
+      ImGui::EndCombo();
+    }
+    return changed;
+  }
+  ImGui::InputText(id.c_str(), &value, ImGuiInputTextFlags_CharsNoBlank);
+  if (ImGui::IsItemHovered() && !p.help.empty()) ImGui::SetTooltip("%s", p.help.c_str());
+  return ImGui::IsItemDeactivatedAfterEdit();
+}
+
+bool param_widget(const AppView& app, const ParamSpec& p, std::string& value) {
+  form_label(p.name.c_str(), p.help);
+  // The field the inline error names ("shfl: width=zz: not an integer") is tinted.
+  const bool wrong = app.scenario_error.rfind(app.last_request.scenario + ": " + p.name + "=", 0) == 0;
+  if (wrong) ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(0.45f, 0.16f, 0.08f, 1.0f));
+  const bool changed = param_input(p, value);
+  if (wrong) ImGui::PopStyleColor();
+  return changed;
+}
+
+bool backend_combo(AppView& app, BackendChoice& backend) {
+  static const char* const kNames[] = {"auto", "cpu", "cuda"};
+  static const BackendChoice kChoices[] = {BackendChoice::Auto, BackendChoice::Cpu, BackendChoice::Cuda};
+  form_label(app.tr(view::Text::Backend),
+             app.tr("auto: the GPU when this build has CUDA and one is present, else the CPU emulator",
+                    "auto：本构建带 CUDA 且有 GPU 时用 GPU，否则用 CPU 模拟器"));
+  bool changed = false;
+  const int current = int(app.backend);
+  if (ImGui::BeginCombo("##backend", kNames[current])) {
+    for (int i = 0; i < 3; ++i)
+      if (ImGui::Selectable(kNames[i], i == current) && i != current) {
+        backend = kChoices[i];
+        changed = true;
+      }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+// The form; true when the request should run now (on `backend`).
+bool draw_request_form(AppView& app, BackendChoice& backend) {
+  bool run = false;
+  const float label_w = 90 * app.dpi_scale;
+  if (!ImGui::BeginTable("##form", 2, ImGuiTableFlags_SizingStretchProp)) return false;
+  ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed, label_w);
+  ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+  run |= scenario_combo(app);
+  if (const ScenarioSpec* spec = find_scenario(app.last_request.scenario)) {
+    fill_defaults(app.last_request, *spec);
+    for (const ParamSpec& p : spec->params)
+      if (std::string* value = find_set(app.last_request, p.name)) run |= param_widget(app, p, *value);
+    form_label(app.tr(view::Text::Input),
+               app.tr("iota, ones, const:X, random:SEED, values:a,b,... or bits:hex,...",
+                      "iota、ones、const:X、random:SEED、values:a,b,... 或 bits:hex,..."));
+    ImGui::InputTextWithHint("##input", spec->default_input.c_str(), &app.last_request.input);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("iota, ones, const:X, random:SEED, values:a,b,... bits:hex,...");
+    run |= ImGui::IsItemDeactivatedAfterEdit();
+  }
+  run |= backend_combo(app, backend);
+  ImGui::EndTable();
+  return run;
+}
+
+}  // namespace
+
+// ============================================================================
+// [SECTION] Panel
+// ============================================================================
+
+void AppView::draw_scenario_panel() {
+  ImGui::SetNextWindowSize(ImVec2(500 * dpi_scale, 420 * dpi_scale), ImGuiCond_FirstUseEver);
+  // "###scenario" keeps the window's identity (and saved layout) across languages.
+  const std::string title = std::string(tr(view::Text::PanelScenario)) + "###scenario";
+  if (!ImGui::Begin(title.c_str(), &panels.scenario)) {
+    ImGui::End();
+    return;
+  }
+
+  draw_badge(*this);
+  ImGui::Spacing();
+  draw_seed_claims(*this);
+
+  BackendChoice run_backend = backend;
+  bool run = draw_request_form(*this, run_backend);
+  if (ImGui::Button(tr(view::Text::Run))) run = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("F5");
+  ImGui::SameLine();
+  if (ImGui::Button(tr("Defaults", "默认值"))) {
+    last_request.sets.clear();
+    last_request.input.clear();
+    run = true;
+  }
+  if (run) rerun(*this, run_backend);
+
+  // The edit that does not run, then what the last run noticed (width 12 is
+  // undefined in C++, ...), then what the scenario is.
+  if (!scenario_error.empty()) coloured_wrapped(kErrorColour, scenario_error);
+  for (const std::string& note : scenario_notes) coloured_wrapped(kNoteColour, note);
+  if (const ScenarioSpec* spec = find_scenario(last_request.scenario)) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s  (%s)", spec->summary.c_str(), spec->source_path.c_str());
+    ImGui::PopStyleColor();
+  }
+  ImGui::End();
+}
+
+}  // namespace warpviz::app

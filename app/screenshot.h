@@ -1,0 +1,12 @@
+// Reading a rendered frame back into a PNG: --screenshot and --frames.
+#pragma once
+
+#include <string>
+
+namespace warpviz::app {
+
+// Reads the bound back buffer (width x height pixels, call before the swap) and
+// writes it as an RGB PNG. False, with `error` set, when the file cannot be written.
+bool save_back_buffer_png(int width, int height, const std::string& path, std::string* error);
+
+}  // namespace warpviz::app

@@ -1,0 +1,181 @@
+// The kernel source the trace carries, with line numbers. The line of the op
+// on screen is highlighted and scrolled into view when the step changes, as a
+// debugger shows its current line; lines holding recorded ops get a dot, and a
+// click on one jumps to the next step recorded there.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app_view.h"
+
+namespace warpviz::app {
+
+namespace {
+
+void centred_message(const char* text) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 size = ImGui::CalcTextSize(text);
+  const ImVec2 cursor = ImGui::GetCursorPos();
+  ImGui::SetCursorPos(ImVec2(cursor.x + std::max(0.0f, (avail.x - size.x) / 2),
+                             cursor.y + std::max(0.0f, (avail.y - size.y) / 2)));
+  ImGui::TextDisabled("%s", text);
+}
+
+// Same rule as the lane panel: during a transition the next step is the one
+// executing.
+size_t shown_step(const view::Playback& playback) {
+  if (playback.transition() > 0.0f && playback.step() + 1 < playback.step_count()) return playback.step() + 1;
+  return playback.step();
+}
+
+// The source split into lines (tabs expanded: ImGui draws no tab stops), and
+// which lines hold recorded ops. Rebuilt only when the trace changes: a
+// recorded reduce_sum has thousands of steps to scan.
+struct SourceCache {
+  std::string text;
+  const TraceStep* steps = nullptr;
+  size_t step_count = 0;
+  std::vector<std::string> lines;
+  std::vector<bool> has_op;
+};
+
+const SourceCache& source_cache(const Trace& trace) {
+  static SourceCache cache;
+  const bool same_steps = cache.steps == trace.steps.data() && cache.step_count == trace.steps.size();
+  if (same_steps && cache.text == trace.meta.source_text && !cache.lines.empty()) return cache;
+  cache.text = trace.meta.source_text;
+  cache.steps = trace.steps.data();
+  cache.step_count = trace.steps.size();
+  cache.lines.assign(1, std::string());
+  for (char c : cache.text) {
+    if (c == '\n') {
+      cache.lines.emplace_back();
+    } else if (c == '\t') {
+      cache.lines.back().append(4 - cache.lines.back().size() % 4, ' ');
+    } else if (c != '\r') {
+      cache.lines.back() += c;
+    }
+  }
+  if (cache.lines.size() > 1 && cache.lines.back().empty()) cache.lines.pop_back();  // the final newline
+  cache.has_op.assign(cache.lines.size(), false);
+  for (const TraceStep& step : trace.steps)
+    if (step.line >= 1 && step.line <= cache.lines.size()) cache.has_op[step.line - 1] = true;
+  return cache;
+}
+
+// The first step after `from` (wrapping around) recorded on `line`.
+bool next_step_on_line(const Trace& trace, size_t from, uint32_t line, size_t* found) {
+  const size_t n = trace.steps.size();
+  for (size_t k = 1; k <= n; ++k) {
+    const size_t i = (from + k) % n;
+    if (trace.steps[i].line == line) {
+      *found = i;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+void AppView::draw_source_panel() {
+  ImGui::SetNextWindowSize(ImVec2(520 * dpi_scale, 480 * dpi_scale), ImGuiCond_FirstUseEver);
+  // "###source" keeps the window's identity (and saved layout) across languages.
+  const std::string title = std::string(tr(view::Text::PanelSource)) + "###source";
+  if (!ImGui::Begin(title.c_str(), &panels.source)) {
+    ImGui::End();
+    return;
+  }
+  if (trace.meta.source_text.empty()) {
+    centred_message(tr("This trace carries no kernel source", "这个 trace 不含 kernel 源码"));
+    ImGui::End();
+    return;
+  }
+
+  const SourceCache& source = source_cache(trace);
+  const size_t shown = shown_step(playback);
+  const TraceStep* step = shown < trace.steps.size() ? &trace.steps[shown] : nullptr;
+  const int current_line = step ? int(step->line) : 0;
+  ImGui::TextDisabled("%s", trace.meta.source_path.empty() ? "(source)" : trace.meta.source_path.c_str());
+
+  ImGui::PushFont(fonts.mono ? fonts.mono : ImGui::GetFont());
+  ImGui::BeginChild("##code", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0));
+  const float line_h = ImGui::GetTextLineHeight();
+  const float s = dpi_scale;
+
+  // Follow the step like a debugger: scroll only when its line is off screen
+  // (or nearly), and then centre it.
+  if (step && shown != source_followed_step) {
+    source_followed_step = shown;
+    const float y = float(current_line - 1) * line_h;
+    const float top = ImGui::GetScrollY(), visible = ImGui::GetWindowHeight();
+    if (y < top + line_h * 2 || y > top + visible - line_h * 3)
+      ImGui::SetScrollY(std::max(0.0f, y - visible / 2 + line_h / 2));
+  }
+
+  const int count = int(source.lines.size());
+  const float digits_w = ImGui::CalcTextSize(count >= 1000 ? "0000" : "000").x;
+  const float marker_w = 12 * s;  // the dot / arrow column before the numbers
+  const float text_x = marker_w + digits_w + 10 * s;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const float left = ImGui::GetWindowPos().x, right = left + ImGui::GetWindowWidth();
+  const ImU32 highlight = IM_COL32(230, 159, 0, 70);  // Okabe-Ito orange, faint behind the text
+  const ImU32 arrow = IM_COL32(230, 159, 0, 255);
+  const ImU32 dot = IM_COL32(86, 180, 233, 200);      // sky blue: the lane view's read colour
+
+  ImGuiListClipper clipper;
+  clipper.Begin(count, line_h);
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      const bool current = i + 1 == current_line;
+      if (current) {
+        draw->AddRectFilled(ImVec2(left, p.y), ImVec2(right + ImGui::GetScrollMaxX(), p.y + line_h), highlight);
+        const float cy = p.y + line_h / 2, h = line_h * 0.3f;
+        draw->AddTriangleFilled(ImVec2(p.x + 2 * s, cy - h), ImVec2(p.x + 2 * s + h * 1.6f, cy),
+                                ImVec2(p.x + 2 * s, cy + h), arrow);
+      } else if (source.has_op[size_t(i)]) {
+        draw->AddCircleFilled(ImVec2(p.x + marker_w / 2, p.y + line_h / 2), 2.5f * s, dot);
+      }
+      // The whole row is the click target; the text goes over it.
+      ImGui::PushID(i);
+      if (source.has_op[size_t(i)]) {
+        if (ImGui::InvisibleButton("##line", ImVec2(text_x, line_h))) {
+          size_t target = 0;
+          if (next_step_on_line(trace, shown, uint32_t(i + 1), &target)) {
+            playback.pause();
+            playback.seek(target);
+          }
+        }
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%s", tr("Jump to the next step on this line", "跳到这一行的下一步"));
+        ImGui::SameLine(0, 0);
+        ImGui::SetCursorScreenPos(p);
+      }
+      ImGui::PopID();
+      char number[16];
+      std::snprintf(number, sizeof number, "%d", i + 1);
+      const float number_w = ImGui::CalcTextSize(number).x;
+      ImGui::SetCursorScreenPos(ImVec2(p.x + marker_w + digits_w - number_w, p.y));
+      if (current)
+        ImGui::TextUnformatted(number);
+      else
+        ImGui::TextDisabled("%s", number);
+      ImGui::SameLine(0, 0);
+      ImGui::SetCursorScreenPos(ImVec2(p.x + text_x, p.y));
+      ImGui::TextUnformatted(source.lines[size_t(i)].c_str());
+    }
+  }
+  clipper.End();
+  ImGui::PopStyleVar();
+  ImGui::EndChild();
+  ImGui::PopFont();
+  ImGui::End();
+}
+
+}  // namespace warpviz::app
