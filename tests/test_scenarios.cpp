@@ -587,6 +587,8 @@ TEST_CASE("bad scenario requests name the valid choices", "[scenario][errors]") 
   CHECK_THROWS_WITH(resolve_scenario({"warp_sum", {{"dtype", "f16"}}, ""}), Catch::Contains("valid values are f32, i32"));
   CHECK_THROWS_WITH(resolve_scenario({"shfl", {{"op", "rotate"}}, ""}), Catch::Contains("idx, up, down, xor"));
   CHECK_THROWS_WITH(resolve_scenario({"shfl", {{"width", "wide"}}, ""}), Catch::Contains("not an integer"));
+  CHECK_THROWS_WITH(resolve_scenario({"shfl", {{"width", "12abc"}}, ""}), Catch::Contains("not an integer"));
+  CHECK(resolve_scenario({"shfl", {{"arg", "0x10"}}, ""}).params.get_int("arg") == 16);
   CHECK_THROWS_WITH(resolve_scenario({"shfl", {{"mask", "0x1ffffffff"}}, ""}), Catch::Contains("lane mask"));
   CHECK_THROWS_WITH(resolve_scenario({"reduce_sum", {{"block", "100"}}, ""}), Catch::Contains("multiple of 32"));
   CHECK_THROWS_WITH(resolve_scenario({"reduce_sum", {{"n", "0"}}, ""}), Catch::Contains("out of range"));

@@ -192,7 +192,8 @@ std::string normalise_param(const ScenarioSpec& spec, const ParamSpec& p, const 
   switch (p.kind) {
     case ParamKind::Int: {
       auto v = parse_value(DType::I64, value);
-      if (!v) v = parse_hex(DType::U64, value);
+      // Hex only with its prefix: "12abc" is a typo, not 0x12abc.
+      if (!v && value.rfind("0x", 0) == 0) v = parse_hex(DType::U64, value);
       if (!v || value.empty()) throw ScenarioError(where + ": not an integer");
       const int64_t i = int64_t(*v);
       if (i < p.min || i > p.max)
