@@ -18,6 +18,7 @@
 #include <imgui.h>
 
 #include "app_view.h"
+#include "panel_widgets.h"
 #include "warpviz/view/block_view.h"
 
 namespace warpviz::app {
@@ -279,16 +280,6 @@ void draw_blocks_bar(AppView& app, const BlockCache& cache) {
   if (clicked && recorded) jump(app, size_t(it - app.trace.steps.begin()));
 }
 
-void centred_message(const char* text) {
-  ImVec2 avail = ImGui::GetContentRegionAvail();
-  ImVec2 size = ImGui::CalcTextSize(text, nullptr, false, avail.x);
-  ImVec2 pos = ImGui::GetCursorPos();
-  ImGui::SetCursorPos(ImVec2(pos.x + std::max(0.0f, (avail.x - size.x) / 2),
-                             pos.y + std::max(0.0f, (avail.y - size.y) / 2)));
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + avail.x);
-  ImGui::TextDisabled("%s", text);
-  ImGui::PopTextWrapPos();
-}
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include "app_view.h"
+#include "panel_widgets.h"
 #include "warpviz/view/history.h"
 
 namespace warpviz::app {
@@ -85,16 +86,6 @@ const HistoryCache& cached_history(const Trace& trace, uint32_t block, uint32_t 
   return cache;
 }
 
-void centred_message(const char* text) {
-  ImVec2 avail = ImGui::GetContentRegionAvail();
-  ImVec2 size = ImGui::CalcTextSize(text, nullptr, false, avail.x);
-  ImVec2 pos = ImGui::GetCursorPos();
-  ImGui::SetCursorPos(ImVec2(pos.x + std::max(0.0f, (avail.x - size.x) / 2),
-                             pos.y + std::max(0.0f, (avail.y - size.y) / 2)));
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + avail.x);
-  ImGui::TextDisabled("%s", text);
-  ImGui::PopTextWrapPos();
-}
 
 void legend_box(ImU32 colour, const char* label) {
   float h = ImGui::GetTextLineHeight();

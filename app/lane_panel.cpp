@@ -17,6 +17,7 @@
 #include <string>
 
 #include "app_view.h"
+#include "panel_widgets.h"
 #include "lane_renderer.h"
 #include "warpviz/view/lane_view.h"
 
@@ -41,9 +42,8 @@ struct ShownStep {
 };
 
 ShownStep shown_step(const view::Playback& playback) {
-  if (playback.transition() > 0.0f && playback.step() + 1 < playback.step_count())
-    return {playback.step() + 1, playback.eased_transition()};
-  return {playback.step(), 1.0f};
+  const size_t index = playback.shown_step();
+  return {index, index == playback.step() ? 1.0f : playback.eased_transition()};
 }
 
 ImFont* or_default(ImFont* font) { return font ? font : ImGui::GetFont(); }
@@ -94,14 +94,6 @@ void text_in_box(ImDrawList* draw, ImFont* font, float size, ImVec2 min, ImVec2 
   }
 }
 
-void centred_message(const char* text) {
-  ImVec2 avail = ImGui::GetContentRegionAvail();
-  ImVec2 size = ImGui::CalcTextSize(text);
-  ImVec2 cursor = ImGui::GetCursorPos();
-  ImGui::SetCursorPos(ImVec2(cursor.x + std::max(0.0f, (avail.x - size.x) / 2),
-                             cursor.y + std::max(0.0f, (avail.y - size.y) / 2)));
-  ImGui::TextDisabled("%s", text);
-}
 
 // Created on first use when main did not make it; a failure is reported once
 // (error_message shows it in a modal), not every frame, and the panel still

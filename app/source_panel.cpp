@@ -11,26 +11,13 @@
 #include <vector>
 
 #include "app_view.h"
+#include "panel_widgets.h"
 
 namespace warpviz::app {
 
 namespace {
 
-void centred_message(const char* text) {
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const ImVec2 size = ImGui::CalcTextSize(text);
-  const ImVec2 cursor = ImGui::GetCursorPos();
-  ImGui::SetCursorPos(ImVec2(cursor.x + std::max(0.0f, (avail.x - size.x) / 2),
-                             cursor.y + std::max(0.0f, (avail.y - size.y) / 2)));
-  ImGui::TextDisabled("%s", text);
-}
 
-// Same rule as the lane panel: during a transition the next step is the one
-// executing.
-size_t shown_step(const view::Playback& playback) {
-  if (playback.transition() > 0.0f && playback.step() + 1 < playback.step_count()) return playback.step() + 1;
-  return playback.step();
-}
 
 // The source split into lines (tabs expanded: ImGui draws no tab stops), and
 // which lines hold recorded ops. Rebuilt only when the trace changes: a
@@ -97,7 +84,7 @@ void AppView::draw_source_panel() {
   }
 
   const SourceCache& source = source_cache(trace);
-  const size_t shown = shown_step(playback);
+  const size_t shown = playback.shown_step();
   const TraceStep* step = shown < trace.steps.size() ? &trace.steps[shown] : nullptr;
   const int current_line = step ? int(step->line) : 0;
   ImGui::TextDisabled("%s", trace.meta.source_path.empty() ? "(source)" : trace.meta.source_path.c_str());

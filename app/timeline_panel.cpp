@@ -7,26 +7,13 @@
 #include <string>
 
 #include "app_view.h"
+#include "panel_widgets.h"
 
 namespace warpviz::app {
 
 namespace {
 
-void centred_message(const char* text) {
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const ImVec2 size = ImGui::CalcTextSize(text);
-  const ImVec2 cursor = ImGui::GetCursorPos();
-  ImGui::SetCursorPos(ImVec2(cursor.x + std::max(0.0f, (avail.x - size.x) / 2),
-                             cursor.y + std::max(0.0f, (avail.y - size.y) / 2)));
-  ImGui::TextDisabled("%s", text);
-}
 
-// The step the lanes show: while a transition runs, the next step's op is the
-// one animating, so that is the step being executed.
-size_t shown_step(const view::Playback& playback) {
-  if (playback.transition() > 0.0f && playback.step() + 1 < playback.step_count()) return playback.step() + 1;
-  return playback.step();
-}
 
 }  // namespace
 
@@ -64,7 +51,7 @@ void AppView::draw_timeline_panel() {
   if (button(tr(view::Text::End), "end", !at_end, "End")) playback.jump_to_end();
 
   // "step k of n" and what that step is.
-  const size_t shown = shown_step(playback);
+  const size_t shown = playback.shown_step();
   ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 3);
   ImGui::AlignTextToFramePadding();
   if (language == view::Language::Chinese)

@@ -18,6 +18,7 @@
 #include <imgui.h>
 
 #include "app_view.h"
+#include "panel_widgets.h"
 #include "warpviz/input_spec.h"
 #include "warpviz/view/vote_view.h"
 
@@ -358,16 +359,6 @@ void draw_match(const TraceStep& step, const AppView& app) {
   if (step.op == Op::MatchAll && group_count == 0) ImGui::TextDisabled("pred = 0");
 }
 
-void centred_message(const char* text) {
-  ImVec2 avail = ImGui::GetContentRegionAvail();
-  ImVec2 size = ImGui::CalcTextSize(text, nullptr, false, avail.x);
-  ImVec2 pos = ImGui::GetCursorPos();
-  ImGui::SetCursorPos(ImVec2(pos.x + std::max(0.0f, (avail.x - size.x) / 2),
-                             pos.y + std::max(0.0f, (avail.y - size.y) / 2)));
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + avail.x);
-  ImGui::TextDisabled("%s", text);
-  ImGui::PopTextWrapPos();
-}
 
 }  // namespace
 

@@ -109,4 +109,9 @@ bool Playback::advance(double dt_seconds) {
   return true;
 }
 
+size_t Playback::shown_step() const {
+  if (transition() > 0.0f && step() + 1 < step_count()) return step() + 1;
+  return step();
+}
+
 }  // namespace warpviz::view

@@ -16,6 +16,9 @@ class Playback {
 
   // The shown step; while animating, values travel from step() toward step() + 1.
   size_t step() const;
+  // The step the views show: while a transition runs, values travel toward
+  // step() + 1, so that step's op is the one executing.
+  size_t shown_step() const;
   // 0..1: progress of the current transition (0 when paused on a step).
   float transition() const;
   // Smoothed transition for drawing (ease in-out).
