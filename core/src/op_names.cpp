@@ -50,4 +50,14 @@ DType op_result_dtype(Op op, DType step_dtype) {
   }
 }
 
+const char* op_operand_name(Op op) {
+  switch (op) {
+    case Op::ShflIdx: return "srcLane";
+    case Op::ShflUp:
+    case Op::ShflDown: return "delta";
+    case Op::ShflXor: return "laneMask";
+    default: return "b";
+  }
+}
+
 }  // namespace warpviz

@@ -41,15 +41,6 @@ using Json = nlohmann::ordered_json;
 
 constexpr const char* kFormatName = "warpviz-trace";
 
-const char* shuffle_b_key(Op op) {
-  switch (op) {
-    case Op::ShflIdx: return "srcLane";
-    case Op::ShflUp:
-    case Op::ShflDown: return "delta";
-    case Op::ShflXor: return "laneMask";
-    default: return "b";
-  }
-}
 
 bool lane_has_memory(const LaneRecord& l) { return l.addr != 0 || l.bytes != 0; }
 
@@ -73,7 +64,7 @@ Json args_json(const TraceStep& s) {
   Json args = Json::object();
   const OpArgs defaults;
   if (op_is_shuffle(s.op)) {
-    args[shuffle_b_key(s.op)] = s.args.b;
+    args[op_operand_name(s.op)] = s.args.b;
     args["width"] = s.args.width;
     args["c"] = format_hex(DType::U32, s.args.c);
     if (s.step_flags & kStepRawOperandC) args["raw_c"] = true;
@@ -288,7 +279,7 @@ class JsonReader {
 
 void read_args(const JsonReader& r, const Json& args, const JsonPath& path, TraceStep& s) {
   const bool shuffle = op_is_shuffle(s.op);
-  const char* b_key = shuffle ? shuffle_b_key(s.op) : "b";
+  const char* b_key = shuffle ? op_operand_name(s.op) : "b";
   for (auto it = args.begin(); it != args.end(); ++it) {
     const std::string& k = it.key();
     if (k != b_key && k != "width" && k != "c" && !(shuffle && (k == "raw_c" || k == "per_lane_b"))) {

@@ -78,21 +78,12 @@ namespace {
 
 bool takes_member_mask(Op op) { return op != Op::ActiveMask && !op_is_shared(op); }
 
-const char* operand_name(Op op) {
-  switch (op) {
-    case Op::ShflIdx: return "srcLane";
-    case Op::ShflUp:
-    case Op::ShflDown: return "delta";
-    case Op::ShflXor: return "laneMask";
-    default: return "b";
-  }
-}
 
 std::string op_label(const TraceStep& step) {
   std::string label = op_name(step.op);
   auto add = [&label](const std::string& part) { label += "  " + part; };
   if (op_is_shuffle(step.op)) {
-    const std::string name = operand_name(step.op);
+    const std::string name = op_operand_name(step.op);
     if (step.step_flags & kStepPerLaneOperand) add(name + " per lane");
     else add(name + " " + std::to_string(step.args.b));
     // A raw PTX c was given as such; its width is not what the source said.

@@ -45,6 +45,9 @@ inline bool op_is_shared(Op op) { return op == Op::LoadShared || op == Op::Store
 // The type of a lane's "out": votes, activemask and match return a u32 mask or
 // flag; every other op returns the step's own type.
 DType op_result_dtype(Op op, DType step_dtype);
+// What the intrinsic calls a shuffle's b operand: "srcLane", "delta" or
+// "laneMask"; "b" for other ops.
+const char* op_operand_name(Op op);
 
 // Per-lane flags.
 enum LaneFlag : uint8_t {

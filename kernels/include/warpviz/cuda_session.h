@@ -13,6 +13,7 @@
 #include "warpviz/cuda_recording.h"
 #include "warpviz/record_device.cuh"
 #include "warpviz/scenario.h"
+#include "warpviz/session_base.h"
 
 namespace warpviz {
 // A namespace of its own, so the CPU's Session and this one never collide.
@@ -52,15 +53,9 @@ class DeviceArray {
   size_t count_ = 0;
 };
 
-class Session {
+class Session : public SessionBase {
  public:
-  Session(const ResolvedScenario& scenario, const emu::RecordFilter& filter, Trace& trace)
-      : scenario_(scenario), filter_(filter), trace_(trace) {}
-
-  DType dtype() const { return scenario_.dtype; }
-  const std::string& param(const std::string& name) const { return scenario_.params.get(name); }
-  int64_t param_int(const std::string& name) const { return scenario_.params.get_int(name); }
-  uint32_t param_mask(const std::string& name) const { return scenario_.params.get_mask(name); }
+  using SessionBase::SessionBase;
 
   // The scenario's input, bit for bit.
   template <class T>
@@ -109,11 +104,6 @@ class Session {
     for (size_t i = 0; i < host.size(); ++i) std::memcpy(&out.bits[i], &host[i], sizeof(T));
     trace_.outputs.push_back(std::move(out));
   }
-
- private:
-  const ResolvedScenario& scenario_;
-  const emu::RecordFilter& filter_;
-  Trace& trace_;
 };
 
 using ScenarioRunner = void (*)(Session&);

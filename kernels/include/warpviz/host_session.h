@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "warpviz/scenario.h"
+#include "warpviz/session_base.h"
 #include "warpviz/value_bits.h"
 #include "warpviz/warp_scheduler.h"
 
@@ -29,15 +30,9 @@ class DeviceArray {
   std::vector<T> data_;
 };
 
-class Session {
+class Session : public SessionBase {
  public:
-  Session(const ResolvedScenario& scenario, const emu::RecordFilter& filter, Trace& trace)
-      : scenario_(scenario), filter_(filter), trace_(trace) {}
-
-  DType dtype() const { return scenario_.dtype; }
-  const std::string& param(const std::string& name) const { return scenario_.params.get(name); }
-  int64_t param_int(const std::string& name) const { return scenario_.params.get_int(name); }
-  uint32_t param_mask(const std::string& name) const { return scenario_.params.get_mask(name); }
+  using SessionBase::SessionBase;
 
   // The scenario's input, converted to T bit for bit.
   template <class T>
@@ -76,9 +71,6 @@ class Session {
   const emu::LaunchStats& stats() const { return stats_; }
 
  private:
-  const ResolvedScenario& scenario_;
-  const emu::RecordFilter& filter_;
-  Trace& trace_;
   emu::LaunchStats stats_;
 };
 
