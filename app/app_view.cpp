@@ -56,18 +56,7 @@ void AppView::show_trace(Trace new_trace, std::string origin) {
 
 bool AppView::open_file(const std::string& path) {
   try {
-    Trace loaded = load_trace(path);
-    scenario_notes.clear();
-    scenario_error.clear();
-    // A trace of a built-in scenario fills the scenario panel, so Run repeats it.
-    if (find_scenario(loaded.meta.scenario)) {
-      ScenarioRequest request;
-      request.scenario = loaded.meta.scenario;
-      for (const auto& [name, value] : loaded.meta.params) request.sets.emplace_back(name, value);
-      request.input = loaded.meta.input_spec;
-      last_request = std::move(request);
-    }
-    show_trace(std::move(loaded), path);
+    show_file_trace(load_trace(path), path);
     return true;
   } catch (const TraceFileError& e) {
     error_message = e.what();  // names the file and its problem
@@ -75,6 +64,20 @@ bool AppView::open_file(const std::string& path) {
     error_message = "cannot open " + path + ": " + e.what();
   }
   return false;
+}
+
+void AppView::show_file_trace(Trace loaded, const std::string& path) {
+  scenario_notes.clear();
+  scenario_error.clear();
+  // A trace of a built-in scenario fills the scenario panel, so Run repeats it.
+  if (find_scenario(loaded.meta.scenario)) {
+    ScenarioRequest request;
+    request.scenario = loaded.meta.scenario;
+    for (const auto& [name, value] : loaded.meta.params) request.sets.emplace_back(name, value);
+    request.input = loaded.meta.input_spec;
+    last_request = std::move(request);
+  }
+  show_trace(std::move(loaded), path);
 }
 
 bool AppView::save_file(const std::string& path) {

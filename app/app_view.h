@@ -48,6 +48,9 @@ class AppView {
   // --- Data (errors become error_message, never a crash) -------------------
   void show_trace(Trace trace, std::string origin);  // origin: file path or "scenario"
   bool open_file(const std::string& path);
+  // A trace loaded from `path` elsewhere (main loads the first one while the
+  // window opens); fills the scenario panel when it is a built-in scenario's.
+  void show_file_trace(Trace loaded, const std::string& path);
   bool save_file(const std::string& path);
   // Resolves and runs on `backend` (Auto: the GPU when present); notes such as
   // "width 12 is undefined in the C++ API" land in scenario_notes.

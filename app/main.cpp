@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <future>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include "app_view.h"
+#include "warpviz/trace_io.h"
 #include "lane_renderer.h"
 #include "screenshot.h"
 #include "warpviz/view/settings.h"
@@ -40,6 +42,16 @@
 
 using namespace warpviz;
 using warpviz::app::AppView;
+
+// With WARPVIZ_STARTUP_TIMES set, how long each start-up phase took (the
+// "open a trace to first frame" goal is measured with it).
+void startup_phase(const char* what) {
+  static const auto start = std::chrono::steady_clock::now();
+  static const bool on = std::getenv("WARPVIZ_STARTUP_TIMES") != nullptr;
+  if (on)
+    std::fprintf(stderr, "startup: %7.1f ms  %s\n",
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(), what);
+}
 
 namespace {
 
@@ -448,6 +460,7 @@ int run_screenshot(GLFWwindow* window, AppView& app, const std::string& path) {
   for (int i = 0; i <= kWarmupFrames; ++i) {
     glfwPollEvents();
     render_frame(window, app, 0.0, true);
+    if (i == 0) startup_phase("first frame");
     if (i == kWarmupFrames && !capture(window, path)) return 1;
     glfwSwapBuffers(window);
   }
@@ -532,6 +545,7 @@ int run_bench(GLFWwindow* window, AppView& app, int frames) {
 // ============================================================================
 
 int main(int argc, char** argv) {
+  startup_phase("main");
   Options opt;
   std::string error;
   switch (parse_args(argc, argv, opt, error)) {
@@ -566,14 +580,14 @@ int main(int argc, char** argv) {
     settings.window_h = opt.height;
   }
 
-  // The first trace, before any window: a bad file or scenario is an argument error.
+  // The first trace. A file loads on a thread of its own while the window and
+  // GL context open (both take a few hundred ms for a big trace); a scenario
+  // runs here. A bad file or scenario is an argument error either way.
   AppView app(settings);
   app.presentation = opt.presentation;
+  std::future<Trace> pending_file;
   if (!opt.file.empty()) {
-    if (!app.open_file(opt.file)) {
-      std::fprintf(stderr, "warpviz: %s\n", app.error_message.c_str());
-      return 2;
-    }
+    pending_file = std::async(std::launch::async, [path = opt.file] { return warpviz::load_trace(path); });
   } else {
     ScenarioRequest request = opt.request;
     if (request.scenario.empty())
@@ -582,14 +596,6 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "warpviz: %s\n", app.error_message.c_str());
       return 2;
     }
-  }
-  if (opt.step) {
-    if (*opt.step >= app.playback.step_count()) {
-      std::fprintf(stderr, "warpviz: --step %zu: the trace has %zu steps (0 to %zu)\n", *opt.step,
-                   app.playback.step_count(), app.playback.step_count() ? app.playback.step_count() - 1 : 0);
-      return 2;
-    }
-    app.playback.seek(*opt.step);
   }
 
   // --- Window: GL 3.3 core, as the shaders and ImGui's backend expect --------
@@ -615,6 +621,28 @@ int main(int argc, char** argv) {
     return 1;
   }
   glfwSwapInterval(opt.offscreen() ? 0 : 1);  // vsync, except where frames are timed or captured
+  startup_phase("window and GL context");
+  if (pending_file.valid()) {
+    try {
+      app.show_file_trace(pending_file.get(), opt.file);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "warpviz: %s\n", e.what());  // TraceFileError names the file and the problem
+      glfwDestroyWindow(window);
+      glfwTerminate();
+      return 2;
+    }
+  }
+  startup_phase("trace loaded (or scenario run)");
+  if (opt.step) {
+    if (*opt.step >= app.playback.step_count()) {
+      std::fprintf(stderr, "warpviz: --step %zu: the trace has %zu steps (0 to %zu)\n", *opt.step,
+                   app.playback.step_count(), app.playback.step_count() ? app.playback.step_count() - 1 : 0);
+      glfwDestroyWindow(window);
+      glfwTerminate();
+      return 2;
+    }
+    app.playback.seek(*opt.step);
+  }
   float scale_x = 1, scale_y = 1;
   glfwGetWindowContentScale(window, &scale_x, &scale_y);
   app.dpi_scale = std::max(1.0f, scale_x);
@@ -631,6 +659,8 @@ int main(int argc, char** argv) {
   std::string font_note;
   app.fonts = load_fonts(app.dpi_scale, app.trace.meta.source_text, &font_note);
   if (!font_note.empty()) std::fprintf(stderr, "%s\n", font_note.c_str());
+  startup_phase("fonts");
+
   if (app.settings.imgui_layout.empty()) {
     int w = 0, h = 0;
     glfwGetWindowSize(window, &w, &h);
