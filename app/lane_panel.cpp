@@ -194,13 +194,9 @@ void draw_lanes(AppView& app, const view::LaneFrame& frame, float t, bool high_c
 // [SECTION] Legend
 //-----------------------------------------------------------------------------
 
-const char* read_label(view::Language language) {
-  return language == view::Language::Chinese ? "读取" : "read";
-}
+const char* read_label(view::Language language) { return view::tr(view::Text::Read, language); }
 
-const char* kept_label(view::Language language) {
-  return language == view::Language::Chinese ? "保留自身值" : "kept own value";
-}
+const char* kept_label(view::Language language) { return view::tr(view::Text::KeptOwn, language); }
 
 // One line of swatches drawn like the image draws them, each with its word.
 void draw_legend(const AppView& app) {
@@ -266,7 +262,8 @@ void AppView::draw_lane_panel() {
     return;
   }
   if (!current_step()) {
-    centred_message(tr(view::Text::NothingToShow));
+    // A trace with outputs but no steps ran (bits): say why nothing moves.
+    centred_message(tr(trace.outputs.empty() ? view::Text::NothingToShow : view::Text::NoWarpSteps));
     ImGui::End();
     return;
   }

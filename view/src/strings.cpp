@@ -59,6 +59,10 @@ constexpr Words kWords[] = {
     {Text::NothingToShow, "Nothing to show yet: run a scenario or open a trace",
      "暂无内容：请运行一个场景，或打开 trace 文件"},
     {Text::Hex, "Hex", "十六进制"},
+    {Text::Read, "read", "读取"},
+    {Text::KeptOwn, "kept own value", "保留自身值"},
+    {Text::NoWarpSteps, "This trace has no warp steps: its kernel uses per-lane operations only (see its outputs)",
+     "这个 trace 没有 warp 级步骤：它的 kernel 只用了逐 lane 的操作（见输出）"},
 };
 
 constexpr bool in_enum_order() {

@@ -12,6 +12,7 @@ enum class Text {
   Scenario, Parameters, Input, Run, Backend, EmulatorBadge,
   Ballot, Predicate, Popc, Ffs, Slot, MatchGroups, WarpSums, BlockOutput,
   Undefined, Inactive, OutOfRange, SeedDiffers, NothingToShow, Hex,
+  Read, KeptOwn, NoWarpSteps,
   Count  // keep last
 };
 
