@@ -261,18 +261,21 @@ void set_color(float out[4], Rgba c) {
   out[0] = c.r, out[1] = c.g, out[2] = c.b, out[3] = c.a;
 }
 
+// A float attribute read once per instance from the bound buffer.
+void instance_attribute(GLuint index, int size, GLsizei stride, size_t offset) {
+  glEnableVertexAttribArray(index);
+  glVertexAttribPointer(index, size, GL_FLOAT, GL_FALSE, stride, (const void*)offset);
+  glVertexAttribDivisor(index, 1);
+}
+
 // Attributes 1.. of a VAO read per instance from `buffer`.
 void cell_attributes(GLuint buffer) {
   glBindBuffer(GL_ARRAY_BUFFER, buffer);
-  auto attr = [](GLuint index, int size, size_t offset) {
-    glEnableVertexAttribArray(index);
-    glVertexAttribPointer(index, size, GL_FLOAT, GL_FALSE, sizeof(CellInstance), (const void*)offset);
-    glVertexAttribDivisor(index, 1);
-  };
-  attr(1, 4, offsetof(CellInstance, rect));
-  attr(2, 4, offsetof(CellInstance, fill));
-  attr(3, 4, offsetof(CellInstance, border));
-  attr(4, 2, offsetof(CellInstance, shape));
+  constexpr GLsizei stride = sizeof(CellInstance);
+  instance_attribute(1, 4, stride, offsetof(CellInstance, rect));
+  instance_attribute(2, 4, stride, offsetof(CellInstance, fill));
+  instance_attribute(3, 4, stride, offsetof(CellInstance, border));
+  instance_attribute(4, 2, stride, offsetof(CellInstance, shape));
   glEnableVertexAttribArray(5);
   glVertexAttribIPointer(5, 1, GL_UNSIGNED_INT, sizeof(CellInstance), (const void*)offsetof(CellInstance, flags));
   glVertexAttribDivisor(5, 1);
@@ -325,15 +328,11 @@ void LaneRenderer::create_buffers() {
   glEnableVertexAttribArray(0);
   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 3 * sizeof(float), nullptr);
   glBindBuffer(GL_ARRAY_BUFFER, arrow_instances_);
-  auto attr = [](GLuint index, int size, size_t offset) {
-    glEnableVertexAttribArray(index);
-    glVertexAttribPointer(index, size, GL_FLOAT, GL_FALSE, sizeof(ArrowInstance), (const void*)offset);
-    glVertexAttribDivisor(index, 1);
-  };
-  attr(1, 4, offsetof(ArrowInstance, ends));
-  attr(2, 2, offsetof(ArrowInstance, control));
-  attr(3, 4, offsetof(ArrowInstance, color));
-  attr(4, 1, offsetof(ArrowInstance, kind));
+  constexpr GLsizei stride = sizeof(ArrowInstance);
+  instance_attribute(1, 4, stride, offsetof(ArrowInstance, ends));
+  instance_attribute(2, 2, stride, offsetof(ArrowInstance, control));
+  instance_attribute(3, 4, stride, offsetof(ArrowInstance, color));
+  instance_attribute(4, 1, stride, offsetof(ArrowInstance, kind));
 
   glBindVertexArray(GLuint(previous_vao));
   glBindBuffer(GL_ARRAY_BUFFER, GLuint(previous_buffer));
