@@ -127,6 +127,12 @@ struct TraceMeta {
   std::string tool_version;
   std::string source_path;                    // kernel source, relative to the repository
   std::string source_text;
+  // Figures measured on a GPU beside the recording (bank scenarios), by name:
+  //   "latency_cycles"     clock64 cycles per access: one warp, repeated dependent accesses
+  //   "throughput_cycles"  SM cycles per warp-access with every SM full of warps
+  //   "ncu.<metric>"       an Nsight Compute counter, summed over the kernel's launch
+  // Empty for the CPU emulator. Not part of a diff of steps.
+  std::map<std::string, double> measurements;
 };
 
 struct Trace {
