@@ -40,9 +40,9 @@ echo "warpviz frame benchmarks ($size, $(nproc) cores, display $DISPLAY)"
 echo
 echo "== 300 frames, animation playing =="
 printf '%-44s ' "32-lane view (warp_sum):"
-"$app" --scenario warp_sum --size $size --bench-frames 300 | tail -n 1
+"$app" --scenario warp_sum --size $size --bench-frames 300 | tail -n +2
 printf '%-44s ' "block view, 256 threads (reduce_sum):"
-"$app" --scenario reduce_sum --set n=1024 --set block=256 --size $size --bench-frames 300 | tail -n 1
+"$app" --scenario reduce_sum --set n=1024 --set block=256 --size $size --bench-frames 300 | tail -n +2
 
 # Seconds, with milliseconds, of one command; its output goes to $work/log.
 elapsed() {
@@ -71,4 +71,4 @@ done
 echo
 echo "== 300 frames on the 1M-lane-record trace, animation playing =="
 printf '%-44s ' "history, block and lane views:"
-"$app" "$work/big.wvt" --size $size --bench-frames 300 | tail -n 1
+"$app" "$work/big.wvt" --size $size --bench-frames 300 | tail -n +2
