@@ -28,6 +28,7 @@
 #include <cstring>
 #include <ctime>
 #include <future>
+#include <memory>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -287,35 +288,44 @@ std::string find_cjk_font() {
   return {};
 }
 
-// Glyph ranges must outlive the atlas build (the first NewFrame).
-ImVector<ImWchar> g_body_ranges, g_display_ranges;
+// The font atlas, built (every glyph rasterised) by build_fonts. A context of
+// its own: it is built on a thread while the window and GL context open, and
+// handed to ImGui::CreateContext. The glyph ranges live as long as the atlas.
+struct FontBuild {
+  std::unique_ptr<ImFontAtlas> atlas = std::make_unique<ImFontAtlas>();
+  ImVector<ImWchar> body_ranges, display_ranges;
+  app::UiFonts fonts;
+  float scale = 1;
+  std::string note;  // why the fallback font is used, if it is
+};
 
 // Dear ImGui's own font, when the CJK font is missing: no Chinese glyphs.
-app::UiFonts load_default_fonts(float scale) {
-  ImGuiIO& io = ImGui::GetIO();
+void add_default_fonts(FontBuild& b) {
   auto add = [&](float px) {
     ImFontConfig cfg;
-    cfg.SizePixels = std::round(px * scale);
-    return io.Fonts->AddFontDefault(&cfg);
+    cfg.SizePixels = std::round(px * b.scale);
+    return b.atlas->AddFontDefault(&cfg);
   };
-  app::UiFonts fonts;
-  fonts.regular = add(13);
-  fonts.mono = fonts.regular;  // ProggyClean is monospaced already
-  fonts.large = add(28);
-  fonts.huge = add(56);
-  return fonts;
+  b.fonts.regular = add(13);
+  b.fonts.mono = b.fonts.regular;  // ProggyClean is monospaced already
+  b.fonts.large = add(28);
+  b.fonts.huge = add(56);
 }
 
 // Body text gets the 2500 common simplified characters (the seeds' comments are
 // Chinese); the large and huge display sizes only the UI's own words, so the
 // atlas stays small enough to build in a blink.
-app::UiFonts load_fonts(float scale, const std::string& extra_text, std::string* note) {
-  ImGuiIO& io = ImGui::GetIO();
+std::unique_ptr<FontBuild> build_fonts(float scale, const std::string& extra_text) {
+  auto b = std::make_unique<FontBuild>();
+  b->scale = scale;
+  ImFontAtlas& atlas = *b->atlas;
   const std::string path = find_cjk_font();
   if (path.empty()) {
-    *note = "warpviz: /usr/share/fonts/truetype/wqy/wqy-microhei.ttc not found (apt-get install "
-            "fonts-wqy-microhei); using Dear ImGui's built-in font, without Chinese glyphs";
-    return load_default_fonts(scale);
+    b->note = "warpviz: /usr/share/fonts/truetype/wqy/wqy-microhei.ttc not found (apt-get install "
+              "fonts-wqy-microhei); using Dear ImGui's built-in font, without Chinese glyphs";
+    add_default_fonts(*b);
+    atlas.Build();
+    return b;
   }
 
   ImFontGlyphRangesBuilder ui_words;
@@ -328,7 +338,7 @@ app::UiFonts load_fonts(float scale, const std::string& extra_text, std::string*
   // The common set lacks some characters the seeds use (迭代, ...): add every
   // character of the kernel sources, the seed claims and the first trace.
   ImFontGlyphRangesBuilder body = ui_words;
-  body.AddRanges(io.Fonts->GetGlyphRangesChineseSimplifiedCommon());
+  body.AddRanges(atlas.GetGlyphRangesChineseSimplifiedCommon());
   std::string last_path;
   for (const ScenarioSpec& spec : scenario_specs()) {
     if (spec.source_path != last_path) body.AddText(kernel_source_text(spec.source_path).c_str());
@@ -336,9 +346,9 @@ app::UiFonts load_fonts(float scale, const std::string& extra_text, std::string*
     for (const SeedClaim& claim : spec.seed_claims) body.AddText(claim.text.c_str());
   }
   body.AddText(extra_text.c_str());
-  body.BuildRanges(&g_body_ranges);
-  ui_words.AddRanges(io.Fonts->GetGlyphRangesDefault());
-  ui_words.BuildRanges(&g_display_ranges);
+  body.BuildRanges(&b->body_ranges);
+  ui_words.AddRanges(atlas.GetGlyphRangesDefault());
+  ui_words.BuildRanges(&b->display_ranges);
 
   auto add = [&](float px, int face, const ImVector<ImWchar>& ranges, int oversample) {
     ImFontConfig cfg;
@@ -346,19 +356,31 @@ app::UiFonts load_fonts(float scale, const std::string& extra_text, std::string*
     // Thousands of CJK glyphs: horizontal oversampling would triple the atlas.
     cfg.OversampleH = oversample;
     cfg.OversampleV = 1;
-    return io.Fonts->AddFontFromFileTTF(path.c_str(), px, &cfg, ranges.Data);
+    return atlas.AddFontFromFileTTF(path.c_str(), px, &cfg, ranges.Data);
   };
-  app::UiFonts fonts;
-  fonts.regular = add(std::round(15.0f * scale), 0, g_body_ranges, 1);
-  fonts.mono = add(std::round(15.0f * scale), 1, g_body_ranges, 1);
-  fonts.large = add(std::round(28.0f * scale), 0, g_display_ranges, 2);
-  fonts.huge = add(std::round(56.0f * scale), 0, g_display_ranges, 1);
-  if (!fonts.regular || !fonts.mono || !fonts.large || !fonts.huge) {
-    *note = "warpviz: cannot read " + path + "; using Dear ImGui's built-in font";
-    io.Fonts->Clear();
-    return load_default_fonts(scale);
+  app::UiFonts& fonts = b->fonts;
+  fonts.regular = add(std::round(15.0f * scale), 0, b->body_ranges, 1);
+  fonts.mono = add(std::round(15.0f * scale), 1, b->body_ranges, 1);
+  fonts.large = add(std::round(28.0f * scale), 0, b->display_ranges, 2);
+  fonts.huge = add(std::round(56.0f * scale), 0, b->display_ranges, 1);
+  if (!fonts.regular || !fonts.mono || !fonts.large || !fonts.huge || !atlas.Build()) {
+    b->note = "warpviz: cannot read " + path + "; using Dear ImGui's built-in font";
+    atlas.Clear();
+    b->fonts = {};
+    add_default_fonts(*b);
+    atlas.Build();
   }
-  return fonts;
+  return b;
+}
+
+// Whether the body font has a glyph for every character of `text` (a trace
+// file's kernel source may use characters no built-in source does).
+bool has_every_glyph(const ImFont* font, const std::string& text) {
+  ImFontGlyphRangesBuilder used;
+  used.AddText(text.c_str());
+  for (unsigned c = 0x80; c <= IM_UNICODE_CODEPOINT_MAX; ++c)
+    if (used.GetBit(c) && !font->FindGlyphNoFallback(ImWchar(c))) return false;
+  return true;
 }
 
 // ============================================================================
@@ -660,6 +682,12 @@ int main(int argc, char** argv) {
   glfwSetErrorCallback([](int, const char* description) { g_window_state.last_glfw_error = description; });
   if (!glfwInit())
     return no_display(g_window_state.last_glfw_error.empty() ? "glfwInit failed" : g_window_state.last_glfw_error);
+  // Glyphs are rasterised on a thread while the window and GL context open, at
+  // the monitor's scale (the window's is checked once it exists).
+  float monitor_scale = 1, unused_scale_y = 1;
+  if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) glfwGetMonitorContentScale(monitor, &monitor_scale, &unused_scale_y);
+  std::future<std::unique_ptr<FontBuild>> pending_fonts =
+      std::async(std::launch::async, build_fonts, std::max(1.0f, monitor_scale), app.trace.meta.source_text);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -708,16 +736,18 @@ int main(int argc, char** argv) {
   install_callbacks(window);
 
   // --- Dear ImGui --------------------------------------------------------------
+  std::unique_ptr<FontBuild> font_build = pending_fonts.get();
+  if (font_build->scale != app.dpi_scale || !has_every_glyph(font_build->fonts.regular, app.trace.meta.source_text))
+    font_build = build_fonts(app.dpi_scale, app.trace.meta.source_text);
+  if (!font_build->note.empty()) std::fprintf(stderr, "%s\n", font_build->note.c_str());
+  app.fonts = font_build->fonts;
+  startup_phase("fonts");
   IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
+  ImGui::CreateContext(font_build->atlas.get());
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // the layout lives in settings.json with the rest
   ImGui::StyleColorsDark();
   ImGui::GetStyle().ScaleAllSizes(app.dpi_scale);
-  std::string font_note;
-  app.fonts = load_fonts(app.dpi_scale, app.trace.meta.source_text, &font_note);
-  if (!font_note.empty()) std::fprintf(stderr, "%s\n", font_note.c_str());
-  startup_phase("fonts");
 
   if (app.settings.imgui_layout.empty()) {
     int w = 0, h = 0;
