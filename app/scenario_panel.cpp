@@ -7,6 +7,7 @@
 // [SECTION] Helpers
 // [SECTION] Badge and seed claims
 // [SECTION] Request form
+// [SECTION] Outputs
 // [SECTION] Panel
 
 #include <imgui.h>
@@ -267,6 +268,54 @@ bool draw_request_form(AppView& app, BackendChoice& backend) {
 }  // namespace
 
 // ============================================================================
+// [SECTION] Outputs
+// ============================================================================
+
+// What the kernel wrote, eight elements a row, formatted by dtype (or as hex
+// with H): a scenario with no warp steps (bits) shows its results here, and a
+// reduction's per-block sums sit beside the claims about them. Only the rows
+// on screen are formatted (ImGuiListClipper): an output may hold n elements.
+namespace {
+void draw_outputs(const AppView& app) {
+  constexpr int kPerRow = 8;
+  for (const TraceOutput& output : app.trace.outputs) {
+    const std::string header = output.name + "  (" + std::to_string(output.bits.size()) + " × " +
+                               dtype_name(output.dtype) + ")###output_" + output.name;
+    if (!ImGui::CollapsingHeader(header.c_str(), output.name == "out" ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+      continue;
+    const int rows = int((output.bits.size() + kPerRow - 1) / kPerRow);
+    const float row_height = ImGui::GetTextLineHeightWithSpacing();
+    const float height = std::min(float(rows), 8.5f) * row_height + ImGui::GetStyle().CellPadding.y * 2;
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchSame |
+                                  ImGuiTableFlags_BordersInnerV;
+    if (!ImGui::BeginTable(("##values_" + output.name).c_str(), kPerRow + 1, flags, ImVec2(0, height))) continue;
+    ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("00000").x);
+    for (int c = 0; c < kPerRow; ++c) ImGui::TableSetupColumn(nullptr);
+    ImGuiListClipper clipper;
+    clipper.Begin(rows, row_height);
+    while (clipper.Step())
+      for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%d", row * kPerRow);
+        for (int c = 0; c < kPerRow; ++c) {
+          ImGui::TableNextColumn();
+          const size_t i = size_t(row) * kPerRow + size_t(c);
+          if (i >= output.bits.size()) break;
+          const uint64_t bits = output.bits[i];
+          const std::string text = app.hex ? format_hex(output.dtype, bits) : format_value(output.dtype, bits);
+          ImGui::TextUnformatted(text.c_str());
+          if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s[%zu] = %s  (%s)", output.name.c_str(), i, format_value(output.dtype, bits).c_str(),
+                              format_hex(output.dtype, bits).c_str());
+        }
+      }
+    ImGui::EndTable();
+  }
+}
+}  // namespace
+
+// ============================================================================
 // [SECTION] Panel
 // ============================================================================
 
@@ -304,6 +353,8 @@ void AppView::draw_scenario_panel() {
     ImGui::TextWrapped("%s  (%s)", spec->summary.c_str(), spec->source_path.c_str());
     ImGui::PopStyleColor();
   }
+  ImGui::Spacing();
+  draw_outputs(*this);
   ImGui::End();
 }
 
