@@ -226,6 +226,7 @@ void require_same_trace(const Trace& a, const Trace& b) {
   REQUIRE(ma.tool_version == mb.tool_version);
   REQUIRE(ma.source_path == mb.source_path);
   REQUIRE(ma.source_text == mb.source_text);
+  REQUIRE(ma.measurements == mb.measurements);
   REQUIRE(a.overflow == b.overflow);
   REQUIRE(a.steps.size() == b.steps.size());
   for (size_t i = 0; i < a.steps.size(); ++i) {
@@ -479,7 +480,10 @@ TEST_CASE("binary form: wrong magic, newer version, checksum", "[trace][io][bina
   std::string newer = good;
   newer[8] = 7;
   REQUIRE(error_of([&] { from_binary(newer); }) ==
-          "trace.wvt: written by a newer warpviz (format version 7; this build reads up to 1)");
+          "trace.wvt: written by a newer warpviz (format version 7; this build reads up to 2)");
+  newer[8] = 3;  // the first version after this build's
+  REQUIRE(error_of([&] { from_binary(newer); }) ==
+          "trace.wvt: written by a newer warpviz (format version 3; this build reads up to 2)");
 
   std::string flipped = good;
   flipped[flipped.size() / 2] ^= 0x10;
@@ -842,9 +846,14 @@ TEST_CASE("dump_trace: header, step lines, lane table, outputs", "[trace][dump]"
   REQUIRE(words(row_of("step 1 ", 0)) == Words{"0", "no", "-", "-", "-", "-"});
   REQUIRE(words(row_of("step 1 ", 6)).back() == "UNDEFINED");
   REQUIRE(words(row_of("step 2 ", 0)) == Words{"0", "yes", "1", "-", "no", "0x49249249"});
-  REQUIRE(words(row_of("step 5 ", 3)) == Words{"3", "yes", "9", "-", "no", "0", "24", "4"});
+  // A shared step adds addr, bytes and bank (byte 24 is word 6).
+  REQUIRE(words(row_of("step 5 ", 3)) == Words{"3", "yes", "9", "-", "no", "0", "24", "4", "6"});
+  REQUIRE(words(row_of("step 5 ", 30)) == Words{"30", "no", "-", "-", "-", "-", "0", "0", "-"});
   REQUIRE(words(row_of("step 1 ", -1)) == Words{"lane", "active", "in", "src", "ok", "out"});
-  REQUIRE(words(row_of("step 5 ", -1)).back() == "bytes");
+  REQUIRE(words(row_of("step 5 ", -1)).back() == "bank");
+  // Stride 2 words over 30 lanes: banks 0, 2, .., 30 hold two words each.
+  REQUIRE(text.find("step 5  block 0 warp 0  line 15  st.shared mask=0x3fffffff  dtype u32  "
+                    "wavefronts 2  conflicts 1\n") != std::string::npos);
   REQUIRE(text.find("output \"out\" (f32, 8 values)\n  0: 1.5\n  1: -0\n  2: nan(0x7fc00001)") !=
           std::string::npos);
   REQUIRE(text.find("output \"count\" (u64, 3 values)\n  0: 18446744073709551615") !=
