@@ -443,7 +443,7 @@ TEST_CASE("hex text", "[trace][dtype]") {
 
 // ---- op names -----------------------------------------------------------------------
 
-TEST_CASE("op names round-trip; shfl.xor is accepted for bfly", "[trace][ops]") {
+TEST_CASE("op names round-trip, shfl.xor is accepted for bfly", "[trace][ops]") {
   for (int i = 0; i < kOpCount; ++i) {
     Op op{};
     REQUIRE(parse_op(op_name(Op(i)), &op));
