@@ -12,7 +12,7 @@ int run_diff(const Args& args) {
     std::cout << "usage: warpviz-cli diff A B [--meta] [--undefined] [--max N]\n"
                  "  Compares two traces step by step and lane by lane; prints the first differences.\n"
                  "  Exit 0 when equal, 1 when they differ, 2 on bad input.\n"
-                 "  --meta       also compare scenario, parameters, dtype, input, grid and block\n"
+                 "  --meta       also compare scenario, parameters, dtype, input, grid and block, and measurements\n"
                  "  --undefined  also compare values of lanes marked undefined (skipped by default)\n"
                  "  --max N      print at most N differences (default 20)\n";
     return 0;
