@@ -15,7 +15,7 @@ struct BankCostOptions {
   uint32_t latency_accesses = 4096;
   // Throughput: each timed launch should run at least this long (its per-warp
   // access count is doubled from 2048 until it does), and the figure is the
-  // median of this many launches after one warm-up launch.
+  // median of this many launches after warm-up launches.
   double min_launch_ms = 2.0;
   int runs = 7;
 };
