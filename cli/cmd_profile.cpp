@@ -309,11 +309,16 @@ int run_profile(const Args& args) {
     show_ncu_output(run, std::cerr);
     return 2;
   }
+  // The report is in the --log-file; should an ncu print it on stdout instead, it is read there.
   NcuMetrics counters;
   try {
-    counters = parse_ncu_csv(read_file_text(dir / "ncu.csv"), kernel);
+    try {
+      counters = parse_ncu_csv(read_file_text(dir / "ncu.csv"), kernel);
+    } catch (const NcuCsvError&) {
+      counters = parse_ncu_csv(read_file_text(dir / "stdout.txt"), kernel);
+    }
   } catch (const NcuCsvError& e) {
-    std::cerr << "warpviz-cli profile: " << e.what() << "\n";
+    std::cerr << "warpviz-cli profile: " << e.what() << " in ncu's output\n";
     show_ncu_output(run, std::cerr);
     return 2;
   }
