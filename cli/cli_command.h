@@ -20,6 +20,7 @@ int run_run(const Args& args);
 int run_dump(const Args& args);
 int run_diff(const Args& args);
 int run_bench(const Args& args);
+int run_profile(const Args& args);
 
 // True when args hold -h or --help.
 bool wants_help(const Args& args);

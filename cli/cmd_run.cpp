@@ -12,7 +12,7 @@ namespace {
 
 const char* const kRunHelp = R"(usage: warpviz-cli run SCENARIO [--set NAME=VALUE]... [--input SPEC]
                         [--backend cpu|cuda|auto] [-o FILE] [--json]
-                        [--record-blocks LIST] [--record-warps LIST]
+                        [--record-blocks LIST] [--record-warps LIST] [--no-record]
 
   Runs SCENARIO and records every warp step lane by lane.
   --set NAME=VALUE   a scenario parameter ('warpviz-cli list' shows them)
@@ -22,6 +22,8 @@ const char* const kRunHelp = R"(usage: warpviz-cli run SCENARIO [--set NAME=VALU
   --json             print the trace's JSON form on stdout
   --record-blocks L  record only these blocks (comma list), e.g. 0,1
   --record-warps L   record only these warps of each recorded block
+  --no-record        record no warp (on a GPU the recorder is off: the kernel does no
+                     recording work, e.g. under ncu); the outputs are still written
   Without -o or --json a summary is printed: outputs and the seed's claims.
 )";
 
@@ -71,7 +73,7 @@ int run_run(const Args& args) {
   ScenarioRequest request;
   RunOptions options;
   std::string out_path;
-  bool json = false;
+  bool json = false, no_record = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--set") {
@@ -94,6 +96,8 @@ int run_run(const Args& args) {
       options.filter.blocks = parse_index_list(a, option_value(args, i));
     } else if (a == "--record-warps") {
       options.filter.warps = parse_index_list(a, option_value(args, i));
+    } else if (a == "--no-record") {
+      no_record = true;
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError("unknown option '" + a + "'");
     } else if (request.scenario.empty()) {
@@ -103,6 +107,12 @@ int run_run(const Args& args) {
     }
   }
   if (request.scenario.empty()) throw UsageError("which scenario? valid scenarios: " + scenario_names());
+  if (no_record) {
+    if (!options.filter.blocks.empty()) throw UsageError("--no-record and --record-blocks contradict each other");
+    // A block no grid has: the emulator keeps no step, and CudaRecording's block
+    // range comes out empty, which leaves the device recorder disabled.
+    options.filter.blocks = {0xfffffffeu};
+  }
 
   const ResolvedScenario resolved = resolve_scenario(request);
   for (const std::string& note : resolved.notes) std::cerr << "note: " << note << "\n";

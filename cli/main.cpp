@@ -18,6 +18,7 @@ Commands:
   dump FILE [--json] [--hex]         a trace as a table (or its JSON form)
   diff A B                           compare two traces lane by lane (exit 1 if they differ)
   bench emulator [--n N]             time the CPU emulator on reduce_sum
+  profile SCENARIO -o FILE [options] record on the GPU, count shared-memory wavefronts with ncu
 
 Run 'warpviz-cli COMMAND --help' for a command's options.
 )";
@@ -61,7 +62,9 @@ int main(int argc, char** argv) {
     if (command == "dump") return run_dump(args);
     if (command == "diff") return run_diff(args);
     if (command == "bench") return run_bench(args);
-    std::cerr << "warpviz-cli: unknown command '" << command << "'; valid commands: list, run, dump, diff, bench\n";
+    if (command == "profile") return run_profile(args);
+    std::cerr << "warpviz-cli: unknown command '" << command
+              << "'; valid commands: list, run, dump, diff, bench, profile\n";
     return 2;
   } catch (const UsageError& e) {
     std::cerr << "warpviz-cli " << command << ": " << e.what() << " (see 'warpviz-cli " << command << " --help')\n";

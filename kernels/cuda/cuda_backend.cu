@@ -1,7 +1,12 @@
 // The GPU backend: scenario host code compiled by nvcc, on device 0.
 #include <cuda_runtime.h>
 
+#include <iostream>
+#include <stdexcept>
+
 #include "cuda_scenarios.h"
+#include "warpviz/bank_cost.h"
+#include "warpviz/bank_model.h"
 #include "warpviz/cuda_backend.h"
 
 namespace warpviz {
@@ -23,6 +28,39 @@ const RunnerTable& cuda_runners() {
     return t;
   }();
   return table;
+}
+
+// The `bank` scenario's single shared access, timed on this GPU (bank_cost.h).
+// A trace without exactly one shared step (a run that recorded no warp, for
+// ncu) gets no figures. A pattern the timing kernels cannot run is reported and
+// the recording kept; a failing CUDA call fails the run.
+void measure_bank_scenario(Trace& trace) {
+  const TraceStep* access = nullptr;
+  size_t shared_steps = 0;
+  for (const TraceStep& step : trace.steps)
+    if (op_is_shared(step.op)) {
+      access = &step;
+      ++shared_steps;
+    }
+  if (shared_steps == 0) return;
+  if (shared_steps != 1) {
+    std::cerr << "note: bank cost not measured: the trace has " << shared_steps
+              << " shared-memory steps, the measurement times exactly one\n";
+    return;
+  }
+  try {
+    const BankCost cost = measure_bank_cost(shared_access_of(*access));
+    trace.meta.measurements["latency_cycles"] = cost.latency_cycles;
+    trace.meta.measurements["throughput_cycles"] = cost.throughput_cycles;
+    trace.meta.measurements["throughput_ns"] = cost.throughput_ns_per_access;
+    trace.meta.measurements["throughput_clock64_cycles"] = cost.throughput_clock64_cycles;
+    trace.meta.measurements["sm_clock_mhz"] = cost.sm_clock_mhz;
+    trace.meta.measurements["warps_per_sm"] = cost.warps_per_sm;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "note: bank cost not measured: " << e.what() << "\n";
+  } catch (const CudaError& e) {
+    throw CudaError(std::string("measuring the bank cost: ") + e.what());
+  }
 }
 
 }  // namespace
@@ -91,6 +129,7 @@ Trace run_scenario_cuda(const ResolvedScenario& scenario, const emu::RecordFilte
   trace.meta.compute_capability = info.compute_capability;
   Session session(scenario, filter, trace);
   it->second(session);
+  if (scenario.spec->name == "bank") measure_bank_scenario(trace);
   return trace;
 }
 
