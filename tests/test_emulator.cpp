@@ -325,3 +325,25 @@ TEST_CASE("a shared access outside its array is an error", "[emulator][shared][e
                                      emu::RecordFilter{}, trace),
                     Catch::Contains("not inside the array"));
 }
+
+TEST_CASE("lanes reconverge at a shared access after a branch and a loop", "[emulator][shared][divergence]") {
+  // The hardware reconverges after the if and after the loop; so does the
+  // emulator: lanes that skipped wait at the next access for the others.
+  const Trace t = launch(Dim3{1}, Dim3{32}, [&] {
+    __shared__ __align__(128) unsigned words[64];
+    const unsigned lane = threadIdx.x;
+    if (lane < 4) WARPVIZ_STORE(words, words[lane], lane);
+    for (unsigned i = 0; i < lane % 3; ++i) WARPVIZ_STORE(words, words[32 + lane], i);
+    WARPVIZ_STORE(words, words[lane], 7u);
+  });
+  REQUIRE(t.steps.size() == 4);  // the if, two loop trips, the last store
+  CHECK(t.steps[0].mask == 0x0000000fu);
+  uint32_t trip0 = 0, trip1 = 0;
+  for (int lane = 0; lane < 32; ++lane) {
+    if (lane % 3 >= 1) trip0 |= 1u << lane;
+    if (lane % 3 >= 2) trip1 |= 1u << lane;
+  }
+  CHECK(t.steps[1].mask == trip0);
+  CHECK(t.steps[2].mask == trip1);
+  CHECK(t.steps[3].mask == 0xffffffffu);
+}
