@@ -25,6 +25,7 @@ const RunnerTable& cuda_runners() {
     register_match_redux_scenarios_cuda(t);
     register_cooperative_groups_scenarios_cuda(t);
     register_bits_scenarios_cuda(t);
+    register_shared_banks_scenarios_cuda(t);
     return t;
   }();
   return table;
