@@ -196,10 +196,14 @@ std::vector<SeedClaim> bank_claims() {
   claims.push_back(shared_claim("float v2 = tileP[threadIdx.x][0]; // ✅ 相邻线程差 33 个 float，落不同 bank", "", 1, 0,
                                 params_are({{"pattern", "column"}, {"cols", "33"}, {"elem", "4"}})));
   // "跨步为奇数通常安全；跨步 32 的倍数必冲突": odd strides are usually safe,
-  // multiples of 32 always conflict (stride in elements of 4 bytes).
+  // multiples of 32 always conflict (stride in elements of 4 bytes). The rule
+  // is about lanes on different words: with stride 0, or a stride of a whole
+  // tile, every lane wraps onto element 0 (a broadcast), which is not its case.
   const auto stride_is = [](bool (*test)(int64_t)) {
     return [test](const ParamValues& p) {
-      return p.get("pattern") == "stride" && p.get("elem") == "4" && test(p.get_int("stride"));
+      const int64_t stride = p.get_int("stride");
+      const bool apart = stride % (kWarpSize * p.get_int("cols")) != 0;
+      return p.get("pattern") == "stride" && p.get("elem") == "4" && apart && test(stride);
     };
   };
   claims.push_back(shared_claim("跨步为奇数通常安全 (an odd stride is usually safe)", "", 1, 0,
