@@ -42,7 +42,10 @@ struct BankAnalysis {
   // phase: served by the same word (reads are multicast, one write survives).
   uint32_t broadcast_lanes = 0;
   uint32_t broadcasts = 0;        // popcount of broadcast_lanes
-  bool paired = false;            // the load pairing rule (rule 3) widened the phases
+  // The load pairing rule (rule 3) widened the phases. An active lane whose
+  // partner (n^1 or n^2) is inactive prevents it (§8: unconfirmed; the
+  // conservative reading, see bank_model.cpp).
+  bool paired = false;
   int8_t bank[kWarpSize] = {};    // bank of each active lane's first word; -1 inactive
 };
 
@@ -51,10 +54,14 @@ struct BankAnalysis {
 BankAnalysis analyze_shared_access(const SharedAccess& access);
 
 // The access a recorded ld.shared / st.shared step made (lane addr, bytes,
-// active flags); std::invalid_argument for steps of other ops.
+// active flags); std::invalid_argument for steps of other ops and for steps
+// whose active lanes disagree on the width. A step without active lanes gives
+// active 0 (cost 0).
 SharedAccess shared_access_of(const TraceStep& step);
 
-// Sums over every shared-memory step of a trace, by op.
+// Sums over every shared-memory step of a trace, by op; std::invalid_argument
+// (from the two functions above) for a step the model cannot cost. Traces read
+// from files never hold one: the readers refuse such steps.
 struct SharedTotals {
   uint64_t load_steps = 0, store_steps = 0;
   uint64_t load_wavefronts = 0, load_conflicts = 0;
