@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdio>
+#include <unistd.h>
 #include <functional>
 #include <set>
 #include <string>
@@ -312,4 +314,19 @@ TEST_CASE("bank view: measured figures beside the model", "[bank]") {
   CHECK(rows[2].figure == Figure::LatencyCycles);
   CHECK_FALSE(rows[2].has_model);
   CHECK(rows[2].measured == 95.5);
+}
+
+TEST_CASE("settings keep each panel's visibility, the bank panel's included", "[bank][settings]") {
+  const std::string path = "/tmp/warpviz-test-bank-settings-" + std::to_string(::getpid()) + ".json";
+  AppSettings saved;
+  saved.panels = {{"bank", false}, {"lanes", true}};
+  std::string error;
+  REQUIRE(save_settings(saved, path, &error));
+  std::string warning;
+  const AppSettings loaded = load_settings(path, &warning);
+  CHECK(warning.empty());
+  CHECK(loaded.panels == saved.panels);
+  std::remove(path.c_str());
+  // An older file without "panels" leaves every panel at the app's default.
+  CHECK(AppSettings{}.panels.empty());
 }
