@@ -117,7 +117,10 @@ BankGeometry bank_geometry(const view::BankFrame& f, const view::BankFrame* from
   g.side_by_side = size.x > size.y * 1.45f;
   if (g.side_by_side) {
     const float body_h = size.y - caption - g.label_h;  // the label row: bank numbers, "pad"
-    const float tile_w = (size.x - gap) * float(g.cols) / float(g.cols + kSharedBanks + 2);
+    // Shares by column count, the tile at most half: a 64-word row of doubles
+    // must not squeeze the banks.
+    const float share = std::min(0.5f, float(g.cols) / float(g.cols + kSharedBanks + 2));
+    const float tile_w = (size.x - gap) * share;
     g.cell_w = tile_w / g.cols;
     g.cell_h = std::min(body_h / g.rows, g.cell_w * 1.25f);
     g.tile_lo = ImVec2(lo.x, lo.y + caption);
@@ -293,7 +296,9 @@ void draw_height_line(ImDrawList* draw, const AppView& app, float height, uint32
                 app.tr(wavefronts == 1 ? view::Text::Wavefront : view::Text::Wavefronts));
   const ImVec2 ts = ImGui::CalcTextSize(label);
   const float x = g.chart_lo.x + g.chart_w - ts.x - 4 * dpi;
-  draw->AddText(ImVec2(x, y - ts.y - 2 * dpi), colour, label);
+  // Above the line, or below it when the line runs along the chart's top.
+  const float label_y = y - ts.y - 2 * dpi < g.chart_lo.y ? y + 2 * dpi : y - ts.y - 2 * dpi;
+  draw->AddText(ImVec2(x, label_y), colour, label);
 }
 
 void draw_boxes(ImDrawList* draw, const view::BankFrame& f, const BankGeometry& g, float dpi) {
