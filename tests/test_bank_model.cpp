@@ -213,7 +213,7 @@ TEST_CASE("xor swizzle: tile[l][c ^ l] puts every column read in 32 banks", "[ba
   }
 }
 
-TEST_CASE("partial masks: inactive lanes count for nothing; an empty warp costs 0", "[bank][mask]") {
+TEST_CASE("partial masks: inactive lanes count for nothing, an empty warp costs 0", "[bank][mask]") {
   // Odd lanes of a stride-32 column read: 16 words of bank 0.
   CHECK(cost(load(4, [](uint32_t l) { return 128 * l; }, 0xaaaaaaaau)) == Cost{16, 15});
   // A lone lane is one wavefront.
@@ -235,7 +235,7 @@ TEST_CASE("partial masks: inactive lanes count for nothing; an empty warp costs 
   CHECK(half.bank[16] == -1);
 }
 
-TEST_CASE("LDS.128 pairs widen quarter-warps to half-warps; the conflicts follow the wider phase",
+TEST_CASE("LDS.128 pairs widen quarter-warps to half-warps, the conflicts follow the wider phase",
           "[bank][pairing]") {
   // Pairs (l>>1) at a 32-byte stride: 8 addresses per half-warp, 0 and 128 share
   // banks 0-3, so each half costs 2 (4 wf, ideal 2). Unpaired, the quarters

@@ -21,9 +21,11 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <random>
 #include <sstream>
 
+#include "warpviz/bank_model.h"
 #include "warpviz/dtype.h"
 #include "warpviz/trace.h"
 #include "warpviz/trace_diff.h"
@@ -74,6 +76,10 @@ Trace realistic_trace() {
       "  float v = threadIdx.x * 0.5f;\n"
       "  v += __shfl_down_sync(0xffffffff, v, 4);  // 下移 4\n"
       "}\n";
+  // 0.1 has no short binary form: the JSON text must still read back exactly.
+  m.measurements = {{"latency_cycles", 33.25},
+                    {"ncu.l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 2},
+                    {"throughput_cycles", 0.1}};
 
   // 0: shfl.down f32, full warp; lanes 28..31 are out of range and keep their value.
   TraceStep s0 = make_step(0, Op::ShflDown, DType::F32, 4, 0xffffffffu);
@@ -183,6 +189,7 @@ Trace small_trace() {
   t.meta.input_spec = "iota";
   t.meta.backend = "cpu";
   t.meta.source_text = "x\n";
+  t.meta.measurements = {{"latency_cycles", 31}};
   TraceStep a = make_step(0, Op::ShflUp, DType::I32, 1, 0xffffffffu);
   a.args = {1, 32, 0};
   for (int i = 0; i < 32; ++i) {
@@ -226,6 +233,7 @@ void require_same_trace(const Trace& a, const Trace& b) {
   REQUIRE(ma.tool_version == mb.tool_version);
   REQUIRE(ma.source_path == mb.source_path);
   REQUIRE(ma.source_text == mb.source_text);
+  REQUIRE(ma.measurements == mb.measurements);
   REQUIRE(a.overflow == b.overflow);
   REQUIRE(a.steps.size() == b.steps.size());
   for (size_t i = 0; i < a.steps.size(); ++i) {
@@ -435,7 +443,7 @@ TEST_CASE("hex text", "[trace][dtype]") {
 
 // ---- op names -----------------------------------------------------------------------
 
-TEST_CASE("op names round-trip; shfl.xor is accepted for bfly", "[trace][ops]") {
+TEST_CASE("op names round-trip, shfl.xor is accepted for bfly", "[trace][ops]") {
   for (int i = 0; i < kOpCount; ++i) {
     Op op{};
     REQUIRE(parse_op(op_name(Op(i)), &op));
@@ -479,7 +487,10 @@ TEST_CASE("binary form: wrong magic, newer version, checksum", "[trace][io][bina
   std::string newer = good;
   newer[8] = 7;
   REQUIRE(error_of([&] { from_binary(newer); }) ==
-          "trace.wvt: written by a newer warpviz (format version 7; this build reads up to 1)");
+          "trace.wvt: written by a newer warpviz (format version 7; this build reads up to 2)");
+  newer[8] = 3;  // the first version after this build's
+  REQUIRE(error_of([&] { from_binary(newer); }) ==
+          "trace.wvt: written by a newer warpviz (format version 3; this build reads up to 2)");
 
   std::string flipped = good;
   flipped[flipped.size() / 2] ^= 0x10;
@@ -551,6 +562,118 @@ TEST_CASE("binary form: resealed random damage never crashes", "[trace][io][bina
   reseal(bad_op);
   REQUIRE(error_of([&] { from_binary(bad_op); }) ==
           "trace.wvt: corrupt (unknown op 19 in step 0 of 2)");
+}
+
+namespace {
+
+// Bytes of the binary metadata before the measurements (see trace_binary.cpp).
+size_t meta_bytes_before_measurements(const TraceMeta& m) {
+  auto str = [](const std::string& s) { return 4 + s.size(); };
+  size_t n = str(m.scenario) + 4;
+  for (const auto& [k, v] : m.params) n += str(k) + str(v);
+  n += 1 + str(m.input_spec) + 6 * 4;
+  for (const std::string* s : {&m.backend, &m.device, &m.compute_capability, &m.tool_version,
+                               &m.source_path, &m.source_text})
+    n += str(*s);
+  return n + 1;  // overflow
+}
+
+// The version-1 form of a trace: no measurement block, version field 1.
+std::string as_version_1(const Trace& t) {
+  std::string bytes = to_binary(t);
+  const size_t at = 20 + meta_bytes_before_measurements(t.meta);
+  size_t block = 4;
+  for (const auto& [name, value] : t.meta.measurements) block += 4 + name.size() + 8;
+  REQUIRE(uint8_t(bytes[at]) == t.meta.measurements.size());  // the count is where we think
+  bytes.erase(at, block);
+  bytes[8] = 1;
+  reseal(bytes);
+  return bytes;
+}
+
+uint64_t bits_of(double d) { return std::bit_cast<uint64_t>(d); }
+
+}  // namespace
+
+TEST_CASE("binary form 2 keeps measurements bit for bit: NaN payload, -0, 0.1", "[trace][io][binary]") {
+  Trace t = small_trace();
+  t.meta.measurements = {{"latency_cycles", 0.1},
+                         {"ncu.l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 31},
+                         {"nan", std::bit_cast<double>(0x7ff8000000000abcull)},
+                         {"minus_zero", -0.0},
+                         {"inf", -std::numeric_limits<double>::infinity()}};
+  const std::string bytes = to_binary(t);
+  REQUIRE(uint8_t(bytes[8]) == 2);
+  const Trace back = from_binary(bytes);
+  REQUIRE(back.meta.measurements.size() == t.meta.measurements.size());
+  for (const auto& [name, value] : t.meta.measurements) {
+    INFO(name);
+    REQUIRE(back.meta.measurements.count(name) == 1);
+    REQUIRE(bits_of(back.meta.measurements.at(name)) == bits_of(value));
+  }
+  // None at all: a zero count.
+  t.meta.measurements.clear();
+  REQUIRE(from_binary(to_binary(t)).meta.measurements.empty());
+}
+
+TEST_CASE("binary form: version 1 files (no measurements) are still read", "[trace][io][binary]") {
+  Trace t = realistic_trace();
+  const Trace v1 = from_binary(as_version_1(t));
+  REQUIRE(v1.meta.measurements.empty());
+  t.meta.measurements.clear();
+  require_same_trace(t, v1);
+
+  // A version-2 body labelled version 1 has 4+ bytes too many: caught, not misread.
+  std::string mislabelled = to_binary(small_trace());
+  mislabelled[8] = 1;
+  reseal(mislabelled);
+  REQUIRE(error_of([&] { from_binary(mislabelled); }).find("corrupt") != std::string::npos);
+
+  // A shipped trace, written before format 2.
+  const std::string shipped = std::string(WARPVIZ_SOURCE_DIR) + "/assets/traces/shfl.wvt";
+  const std::string file = read_file(shipped);
+  REQUIRE(file.size() > 20);
+  REQUIRE(uint8_t(file[8]) == 1);
+  const Trace old = load_trace(shipped);
+  REQUIRE_FALSE(old.steps.empty());
+  REQUIRE(old.meta.measurements.empty());
+}
+
+TEST_CASE("binary form: hostile measurement blocks", "[trace][io][binary][errors]") {
+  Trace t = small_trace();
+  const size_t at = 20 + meta_bytes_before_measurements(t.meta);
+  std::string huge = to_binary(t);
+  REQUIRE(uint8_t(huge[at]) == 1);
+  huge[at + 3] = 0x7f;  // count 0x7f000001
+  reseal(huge);
+  REQUIRE(error_of([&] { from_binary(huge); }).find("corrupt (measurement count 2130706433") !=
+          std::string::npos);
+
+  // The writer never repeats a name; a file that does is damaged.
+  t.meta.measurements = {{"aa", 1}, {"ab", 2}};
+  std::string twice = to_binary(t);
+  const size_t second_name = at + 4 + (4 + 2 + 8) + 4;
+  REQUIRE(twice.substr(second_name, 2) == "ab");
+  twice[second_name + 1] = 'a';
+  reseal(twice);
+  REQUIRE(error_of([&] { from_binary(twice); }) ==
+          "trace.wvt: corrupt (measurement \"aa\" appears twice)");
+}
+
+TEST_CASE("binary form: a shared step the bank model cannot cost is corrupt", "[trace][io][binary][errors]") {
+  Trace t = small_trace();
+  t.steps[1].lanes[4].bytes = 3;  // the ld.shared step: not a width any LDS has
+  REQUIRE(error_of([&] { from_binary(to_binary(t)); }) ==
+          "trace.wvt: corrupt (shared-memory step with mixed access widths (8 and 3 bytes) in "
+          "step 1 of 2)");
+  for (LaneRecord& l : t.steps[1].lanes) l.bytes = 12;
+  REQUIRE(error_of([&] { from_binary(to_binary(t)); }).find("access width 12 bytes") !=
+          std::string::npos);
+  // Inactive lanes' widths are not part of the access.
+  t = small_trace();
+  t.steps[1].lanes[4].bytes = 3;
+  t.steps[1].lanes[4].flags = 0;
+  REQUIRE(from_binary(to_binary(t)).steps[1].lanes[4].bytes == 3);
 }
 
 // ---- JSON form ------------------------------------------------------------------------
@@ -678,6 +801,81 @@ TEST_CASE("JSON form: errors name the file and the field", "[trace][io][json][er
           "t.json: outputs.out[2]: expected a hex string");
 }
 
+TEST_CASE("JSON form: shared steps carry the bank model's wavefronts, conflicts and banks",
+          "[trace][io][json][bank]") {
+  const Trace t = realistic_trace();
+  const auto j = nlohmann::ordered_json::parse(trace_to_json(t));
+  const auto& store = j["steps"][5];
+  // Step 5 stores 30 lanes at 8-byte stride: banks 0, 2, .., 30 each get two
+  // words (§4.2: stride 2 words costs 2 wavefronts, 1 conflict).
+  REQUIRE(store["wavefronts"] == 2);
+  REQUIRE(store["conflicts"] == 1);
+  const BankAnalysis model = analyze_shared_access(shared_access_of(t.steps[5]));
+  REQUIRE(store["wavefronts"] == model.wavefronts);
+  REQUIRE(store["conflicts"] == model.conflicts);
+  for (int l = 0; l < 30; ++l) {
+    INFO("lane " << l);
+    REQUIRE(store["lanes"][size_t(l)]["bank"] == (2 * l) % 32);
+  }
+  REQUIRE_FALSE(store["lanes"][30].contains("bank"));  // inactive
+  REQUIRE_FALSE(j["steps"][0].contains("wavefronts"));  // not a shared step
+  REQUIRE_FALSE(j["steps"][0]["lanes"][0].contains("bank"));
+
+  // 64-bit loads at 8l: two conflict-free half-warps.
+  const auto small = nlohmann::ordered_json::parse(trace_to_json(small_trace()));
+  REQUIRE(small["steps"][1]["wavefronts"] == 2);
+  REQUIRE(small["steps"][1]["conflicts"] == 0);
+  REQUIRE(small["steps"][1]["lanes"][17]["bank"] == 2);
+}
+
+TEST_CASE("JSON form: the bank fields are derived, not read back", "[trace][io][json][bank]") {
+  const Trace t = realistic_trace();
+  auto j = nlohmann::ordered_json::parse(trace_to_json(t));
+  j["steps"][5]["wavefronts"] = 999;
+  j["steps"][5]["conflicts"] = "many";
+  j["steps"][5]["lanes"][3]["bank"] = 17;
+  j["steps"][5].erase("wavefronts");
+  const Trace back = trace_from_json(j.dump(), "t.json");
+  require_same_trace(t, back);
+  const auto again = nlohmann::ordered_json::parse(trace_to_json(back));
+  REQUIRE(again["steps"][5]["wavefronts"] == 2);
+  REQUIRE(again["steps"][5]["lanes"][3]["bank"] == 6);
+
+  // But a shared step the model cannot cost is refused.
+  j["steps"][5]["lanes"][3]["bytes"] = 5;
+  REQUIRE(error_of([&] { trace_from_json(j.dump(), "t.json"); }) ==
+          "t.json: steps[5]: shared-memory step with mixed access widths (4 and 5 bytes)");
+}
+
+TEST_CASE("JSON form: measurements at the trace level", "[trace][io][json]") {
+  Trace t = realistic_trace();
+  auto j = nlohmann::ordered_json::parse(trace_to_json(t));
+  REQUIRE(j["measurements"]["latency_cycles"] == 33.25);
+  REQUIRE(j["measurements"]["ncu.l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"] == 2);
+  REQUIRE(trace_from_json(j.dump(), "t.json").meta.measurements == t.meta.measurements);
+
+  // None: omitted, and absent reads as none.
+  t.meta.measurements.clear();
+  j = nlohmann::ordered_json::parse(trace_to_json(t));
+  REQUIRE_FALSE(j.contains("measurements"));
+  REQUIRE(trace_from_json(j.dump(), "t.json").meta.measurements.empty());
+  j["measurements"] = nlohmann::ordered_json::object();
+  REQUIRE(trace_from_json(j.dump(), "t.json").meta.measurements.empty());
+
+  // JSON has no NaN: null both ways.
+  t.meta.measurements = {{"throughput_cycles", std::numeric_limits<double>::quiet_NaN()}};
+  j = nlohmann::ordered_json::parse(trace_to_json(t));
+  REQUIRE(j["measurements"]["throughput_cycles"].is_null());
+  REQUIRE(std::isnan(trace_from_json(j.dump(), "t.json").meta.measurements.at("throughput_cycles")));
+
+  j["measurements"]["latency_cycles"] = "fast";
+  REQUIRE(error_of([&] { trace_from_json(j.dump(), "t.json"); }) ==
+          "t.json: measurements.latency_cycles: expected a number");
+  j["measurements"] = nlohmann::ordered_json::array({1});
+  REQUIRE(error_of([&] { trace_from_json(j.dump(), "t.json"); }) ==
+          "t.json: measurements: expected an object");
+}
+
 // ---- files ----------------------------------------------------------------------------
 
 TEST_CASE("save_trace/load_trace: form by extension, content sniffed on load", "[trace][io][files]") {
@@ -803,6 +1001,31 @@ TEST_CASE("diff_traces: undefined lanes and metadata", "[trace][diff]") {
   REQUIRE(d[1].where == "meta grid");
 }
 
+TEST_CASE("diff_traces: measurements with --meta only, by name and value", "[trace][diff]") {
+  const Trace a = realistic_trace();
+  Trace b = a;
+  b.meta.measurements["latency_cycles"] = 34;
+  b.meta.measurements.erase("throughput_cycles");
+  b.meta.measurements["ncu.l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] = 31;
+  REQUIRE(diff_traces(a, b).empty());  // the steps are the same
+  TraceDiffOptions meta;
+  meta.compare_meta = true;
+  const auto d = diff_traces(a, b, meta);
+  REQUIRE(d.size() == 3);
+  REQUIRE(d[0].where == "meta measurements.latency_cycles");
+  REQUIRE(d[0].a == "33.25");
+  REQUIRE(d[0].b == "34");
+  REQUIRE(d[1].where == "meta measurements.throughput_cycles");
+  REQUIRE(d[1].b == "(absent)");
+  REQUIRE(d[2].where == "meta measurements.ncu.l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+  REQUIRE(d[2].a == "(absent)");
+
+  // The same NaN is no difference.
+  Trace c = a, e = a;
+  c.meta.measurements["x"] = e.meta.measurements["x"] = std::numeric_limits<double>::quiet_NaN();
+  REQUIRE(diff_traces(c, e, meta).empty());
+}
+
 // ---- dump -----------------------------------------------------------------------------
 
 TEST_CASE("dump_trace: header, step lines, lane table, outputs", "[trace][dump]") {
@@ -815,6 +1038,9 @@ TEST_CASE("dump_trace: header, step lines, lane table, outputs", "[trace][dump]"
   REQUIRE(text.find("params    n=32 op=sum tile=32") != std::string::npos);
   REQUIRE(text.find("source    kernels/warp_reduce.cu") != std::string::npos);
   REQUIRE(text.find("steps     8") != std::string::npos);
+  REQUIRE(text.find("measured  latency_cycles = 33.25\n"
+                    "          ncu.l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum = 2\n"
+                    "          throughput_cycles = 0.1\n") != std::string::npos);
   REQUIRE(text.find("step 0  block 0 warp 0  line 4  shfl.down delta=4 width=32 c=0x1f "
                     "mask=0xffffffff  dtype f32") != std::string::npos);
   REQUIRE(text.find("step 6  block 0 warp 0  line 17  activemask b=7 width=16 c=0x5 "
@@ -842,9 +1068,14 @@ TEST_CASE("dump_trace: header, step lines, lane table, outputs", "[trace][dump]"
   REQUIRE(words(row_of("step 1 ", 0)) == Words{"0", "no", "-", "-", "-", "-"});
   REQUIRE(words(row_of("step 1 ", 6)).back() == "UNDEFINED");
   REQUIRE(words(row_of("step 2 ", 0)) == Words{"0", "yes", "1", "-", "no", "0x49249249"});
-  REQUIRE(words(row_of("step 5 ", 3)) == Words{"3", "yes", "9", "-", "no", "0", "24", "4"});
+  // A shared step adds addr, bytes and bank (byte 24 is word 6).
+  REQUIRE(words(row_of("step 5 ", 3)) == Words{"3", "yes", "9", "-", "no", "0", "24", "4", "6"});
+  REQUIRE(words(row_of("step 5 ", 30)) == Words{"30", "no", "-", "-", "-", "-", "0", "0", "-"});
   REQUIRE(words(row_of("step 1 ", -1)) == Words{"lane", "active", "in", "src", "ok", "out"});
-  REQUIRE(words(row_of("step 5 ", -1)).back() == "bytes");
+  REQUIRE(words(row_of("step 5 ", -1)).back() == "bank");
+  // Stride 2 words over 30 lanes: banks 0, 2, .., 30 hold two words each.
+  REQUIRE(text.find("step 5  block 0 warp 0  line 15  st.shared mask=0x3fffffff  dtype u32  "
+                    "wavefronts 2  conflicts 1\n") != std::string::npos);
   REQUIRE(text.find("output \"out\" (f32, 8 values)\n  0: 1.5\n  1: -0\n  2: nan(0x7fc00001)") !=
           std::string::npos);
   REQUIRE(text.find("output \"count\" (u64, 3 values)\n  0: 18446744073709551615") !=

@@ -23,6 +23,9 @@
 //     grid, block   3 x u32 each
 //     backend, device, compute_capability, tool_version, source_path, source_text: str
 //     overflow      u8       0 or 1
+//     measurements  u32 count, then count x (name str, value f64)   version >= 2
+//                   (f64 = the IEEE-754 double's 8 bytes as a little-endian u64,
+//                   so NaN payloads and -0.0 survive)
 //   outputs
 //     count         u32
 //     each output:  name str, dtype u8, width u8 (4 or 8), element count u64,
@@ -38,6 +41,12 @@
 //                     addr u32, bytes u8                     only with layout bit kMemory
 //   checksum        u64      FNV-1a 64 of every byte before it
 //
+// Versions: 1 lacks the measurements; 2 adds them. This build writes 2 and reads
+// both (the shipped traces in assets/traces/ are version 1).
+//
+// A shared-memory step whose active lanes the bank model cannot cost (a width
+// other than 1, 2, 4, 8 or 16 bytes, or mixed widths) is refused as corrupt.
+//
 // Widths are chosen per step (per output) by the writer from the actual bits, not
 // from the dtype, so the form is lossless even if a 32-bit value carried high bits;
 // a typical 32-bit step costs 359 bytes instead of 800. The reserved bytes of
@@ -47,9 +56,11 @@
 #include <istream>
 #include <memory>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "warpviz/bank_model.h"
 #include "warpviz/trace_io.h"
 
 namespace warpviz {
@@ -151,6 +162,11 @@ void write_meta(ByteWriter& w, const Trace& t) {
   w.str(m.source_path);
   w.str(m.source_text);
   w.u8(t.overflow ? 1 : 0);
+  w.u32(uint32_t(m.measurements.size()));
+  for (const auto& [name, value] : m.measurements) {
+    w.str(name);
+    w.u64(std::bit_cast<uint64_t>(value));
+  }
 }
 
 void write_outputs(ByteWriter& w, const Trace& t) {
@@ -309,7 +325,7 @@ class ByteReader {
   std::string part_ = "the metadata";
 };
 
-void read_meta(ByteReader& r, Trace& t) {
+void read_meta(ByteReader& r, Trace& t, uint32_t version) {
   r.set_part("the metadata");
   TraceMeta& m = t.meta;
   m.scenario = r.str();
@@ -335,6 +351,15 @@ void read_meta(ByteReader& r, Trace& t) {
   const uint8_t overflow = r.u8();
   if (overflow > 1) r.corrupt("overflow flag is " + std::to_string(overflow));
   t.overflow = overflow == 1;
+  if (version < 2) return;
+  const uint32_t measured = r.u32();
+  r.check_count(measured, 4 + 8, "measurement count");
+  for (uint32_t i = 0; i < measured; ++i) {
+    std::string name = r.str();
+    const double value = std::bit_cast<double>(r.u64());
+    if (!m.measurements.emplace(name, value).second)
+      r.corrupt("measurement \"" + name + "\" appears twice");
+  }
 }
 
 void read_outputs(ByteReader& r, Trace& t) {
@@ -427,11 +452,18 @@ void read_steps(ByteReader& r, Trace& t) {
         r.corrupt("unknown lane flags " + std::to_string(l.flags) + " in " + where() +
                   " lane " + std::to_string(lane));
     }
+    if (op_is_shared(s.op)) {
+      try {
+        analyze_shared_access(shared_access_of(s));
+      } catch (const std::invalid_argument& e) {
+        r.corrupt(std::string(e.what()) + " in " + where());
+      }
+    }
   }
 }
 
-void read_body(ByteReader& r, Trace& t) {
-  read_meta(r, t);
+void read_body(ByteReader& r, Trace& t, uint32_t version) {
+  read_meta(r, t, version);
   read_outputs(r, t);
   read_steps(r, t);
 }
@@ -506,7 +538,7 @@ Trace read_trace_binary(std::istream& in, const std::string& name_for_errors) {
   Trace trace;
   ByteReader r(data, kHeaderBytes, body_end, declared_body_end, name);
   try {
-    read_body(r, trace);
+    read_body(r, trace, version);
   } catch (const CutOff& cut) {
     if (truncated) throw TraceFileError(name + ": truncated (" + cut.what + " is cut off)");
     throw TraceFileError(name + ": corrupt (" + cut.what + " runs past the end)");

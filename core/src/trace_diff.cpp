@@ -2,12 +2,14 @@
 //
 // Sections:
 //   collector       counts every difference, keeps the first max_differences
-//   metadata        only with compare_meta; never backend/device/tool_version
+//   metadata        only with compare_meta; never backend/device/tool_version;
+//                   measurements by name (exact bits: two runs' cycles differ)
 //   steps           step fields, then each lane
 //   outputs         by name: dtype, length, bits
 #include "warpviz/trace_diff.h"
 
 #include <algorithm>
+#include <bit>
 #include <string>
 
 namespace warpviz {
@@ -71,6 +73,19 @@ void diff_meta(const TraceMeta& a, const TraceMeta& b, DiffCollector& c) {
   c.check_text(a.input_spec, b.input_spec, "meta input");
   c.check(a.grid, b.grid, "meta grid", show_dim);
   c.check(a.block, b.block, "meta block", show_dim);
+  // A GPU figure is compared bit for bit (NaN equals NaN); it never enters a
+  // comparison of steps.
+  auto text = [](double v) { return format_value(DType::F64, std::bit_cast<uint64_t>(v)); };
+  for (const auto& [name, value] : a.measurements) {
+    auto it = b.measurements.find(name);
+    const std::string where = "meta measurements." + name;
+    if (it == b.measurements.end())
+      c.add(where, text(value), "(absent)");
+    else if (std::bit_cast<uint64_t>(value) != std::bit_cast<uint64_t>(it->second))
+      c.add(where, text(value), text(it->second));
+  }
+  for (const auto& [name, value] : b.measurements)
+    if (!a.measurements.count(name)) c.add("meta measurements." + name, "(absent)", text(value));
 }
 
 // ---- steps --------------------------------------------------------------------

@@ -2,16 +2,22 @@
 //
 // Sections:
 //   formatting      values, args, column padding
-//   header          what ran
-//   steps           one title line and a 32-row lane table per step
+//   header          what ran, and what was measured
+//   steps           one title line and a 32-row lane table per step; shared-memory
+//                   steps add each lane's addr, bytes and bank, and the bank
+//                   model's wavefronts and conflicts on the title line
 //   outputs         index: value
 #include "warpviz/trace_dump.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "warpviz/bank_model.h"
 
 namespace warpviz {
 
@@ -90,6 +96,12 @@ void dump_header(const Trace& t, std::ostream& out) {
       << "steps     " << t.steps.size() << "\n"
       << "overflow  "
       << (t.overflow ? "yes: the recorder ran out of room, the steps are a prefix" : "no") << "\n";
+  // Shortest text that reads back to the same double (format_value's f64 rule).
+  const char* label = "measured  ";
+  for (const auto& [name, value] : m.measurements) {
+    out << label << name << " = " << format_value(DType::F64, std::bit_cast<uint64_t>(value)) << "\n";
+    label = "          ";
+  }
 }
 
 // ---- steps --------------------------------------------------------------------
@@ -103,14 +115,28 @@ void dump_step(size_t index, const TraceStep& s, std::ostream& out, const DumpOp
   const std::string args = args_text(s);
   out << "\nstep " << index << "  block " << s.block << " warp " << s.warp << "  line " << s.line
       << "  " << op_name(s.op) << (args.empty() ? "" : " ") << args
-      << " mask=" << format_hex(DType::U32, s.mask) << "  dtype " << dtype_name(s.dtype) << "\n";
+      << " mask=" << format_hex(DType::U32, s.mask) << "  dtype " << dtype_name(s.dtype);
 
   const bool shared = op_is_shared(s.op);
+  bool costed = false;
+  BankAnalysis bank;
+  if (shared) {
+    try {
+      bank = analyze_shared_access(shared_access_of(s));
+      costed = true;
+      out << "  wavefronts " << bank.wavefronts << "  conflicts " << bank.conflicts;
+    } catch (const std::invalid_argument& e) {
+      out << "  (no bank cost: " << e.what() << ")";  // hand-built step; files never hold one
+    }
+  }
+  out << "\n";
+
   const DType out_type = op_result_dtype(s.op, s.dtype);
   std::vector<std::string> titles = {"lane", "active", "in", "src", "ok", "out"};
   if (shared) {
     titles.push_back("addr");
     titles.push_back("bytes");
+    titles.push_back("bank");
   }
   std::vector<LaneRow> rows;
   for (int lane = 0; lane < kWarpSize; ++lane) {
@@ -134,6 +160,7 @@ void dump_step(size_t index, const TraceStep& s, std::ostream& out, const DumpOp
     if (shared) {
       row.cells.push_back(options.hex ? short_hex(l.addr) : std::to_string(l.addr));
       row.cells.push_back(std::to_string(l.bytes));
+      row.cells.push_back(costed && l.active() ? std::to_string(bank.bank[lane]) : "-");
     }
     rows.push_back(std::move(row));
   }

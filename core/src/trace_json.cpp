@@ -1,7 +1,8 @@
 // The JSON trace form: readable, diffable, and lossless.
 //
 // Sections:
-//   value rules     which dtype a lane's "out" uses; hex widths; "args" keys
+//   value rules     which dtype a lane's "out" uses; hex widths; "args" keys;
+//                   derived bank fields; measurements
 //   writer          trace_to_json
 //   reader          JsonPath, field readers, trace_from_json
 //
@@ -25,12 +26,29 @@
 //
 // "addr" and "bytes" are written for shared-memory steps, and for any other step
 // whose lanes carry a nonzero one. Unknown keys elsewhere are ignored.
+//
+// Derived bank fields: every ld.shared / st.shared step also carries
+// "wavefronts" and "conflicts" (the bank model of bank_model.h, warp-semantics.md
+// §4.2), and each of its active lanes a "bank" (0-31, of the lane's first word).
+// They are written for people and scripts reading the file, computed from the
+// lanes' addr/bytes/active, and ignored on read: the model recomputes them, so a
+// hand-edited file cannot make them disagree with the addresses. The reader does
+// refuse a shared step the model cannot cost (a width other than 1, 2, 4, 8 or
+// 16 bytes, or mixed widths among its active lanes).
+//
+// "measurements" (trace level, optional): {"latency_cycles": 31.5, ...}, the
+// figures measured on a GPU (TraceMeta::measurements). Omitted when there are
+// none; absent reads as none. A non-finite figure is written as null and reads
+// back as NaN (JSON has no NaN); the binary form keeps its exact bits.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
+#include "warpviz/bank_model.h"
 #include "warpviz/trace_io.h"
 
 namespace warpviz {
@@ -89,6 +107,21 @@ Json step_json(const TraceStep& s) {
   j["args"] = args_json(s);
   const DType result = op_result_dtype(s.op, s.dtype);
   const bool memory = step_has_memory(s);
+  // The model's cost; a hand-built step it cannot cost (a bad width) just goes
+  // without (the reader would refuse it anyway).
+  bool costed = false;
+  BankAnalysis bank;
+  if (op_is_shared(s.op)) {
+    try {
+      bank = analyze_shared_access(shared_access_of(s));
+      costed = true;
+    } catch (const std::invalid_argument&) {
+    }
+  }
+  if (costed) {
+    j["wavefronts"] = bank.wavefronts;
+    j["conflicts"] = bank.conflicts;
+  }
   Json lanes = Json::array();
   for (int i = 0; i < kWarpSize; ++i) {
     const LaneRecord& l = s.lanes[i];
@@ -104,6 +137,7 @@ Json step_json(const TraceStep& s) {
       lane["addr"] = l.addr;
       lane["bytes"] = l.bytes;
     }
+    if (costed && l.active()) lane["bank"] = int(bank.bank[i]);
     if (s.step_flags & kStepPerLaneOperand) lane["b"] = l.addr;
     lanes.push_back(std::move(lane));
   }
@@ -132,6 +166,12 @@ std::string trace_to_json(const Trace& trace, int indent) {
   j["block"] = dims_json(m.block);
   j["source"] = Json{{"path", m.source_path}, {"text", m.source_text}};
   j["overflow"] = trace.overflow;
+  if (!m.measurements.empty()) {
+    Json measured = Json::object();
+    for (const auto& [name, value] : m.measurements)
+      measured[name] = std::isfinite(value) ? Json(value) : Json(nullptr);
+    j["measurements"] = std::move(measured);
+  }
 
   Json steps = Json::array();
   for (const TraceStep& s : trace.steps) steps.push_back(step_json(s));
@@ -353,6 +393,14 @@ void read_step(const JsonReader& r, const Json& j, const JsonPath& path, TraceSt
     r.fail(lanes_path, "expected " + std::to_string(kWarpSize) + " lanes, found " +
                            std::to_string(lanes.size()));
   for (int i = 0; i < kWarpSize; ++i) read_lane(r, lanes[size_t(i)], lanes_path[size_t(i)], s, i, s.lanes[i]);
+  // "wavefronts", "conflicts" and the lanes' "bank" are derived: not read back.
+  if (op_is_shared(s.op)) {
+    try {
+      analyze_shared_access(shared_access_of(s));
+    } catch (const std::invalid_argument& e) {
+      r.fail(path, e.what());
+    }
+  }
 }
 
 void read_outputs(const JsonReader& r, const Json& j, Trace& t) {
@@ -418,6 +466,19 @@ void read_meta(const JsonReader& r, const Json& j, Trace& t) {
   m.source_path = r.string(source, "path", source_path);
   m.source_text = r.string(source, "text", source_path);
   t.overflow = r.boolean(j, "overflow", root);
+  auto measured = j.find("measurements");
+  if (measured == j.end()) return;
+  const JsonPath measured_path = root / "measurements";
+  if (!measured->is_object()) r.fail(measured_path, "expected an object");
+  for (auto it = measured->begin(); it != measured->end(); ++it) {
+    const JsonPath path = measured_path / it.key().c_str();
+    if (it->is_null())
+      m.measurements[it.key()] = std::numeric_limits<double>::quiet_NaN();
+    else if (it->is_number())
+      m.measurements[it.key()] = it->get<double>();
+    else
+      r.fail(path, "expected a number");
+  }
 }
 
 }  // namespace

@@ -10,8 +10,9 @@
 
 namespace warpviz {
 
-// Binary format version written by this build. Readers accept <= this.
-constexpr uint32_t kTraceBinaryVersion = 1;
+// Binary format version written by this build. Readers accept 1 to this
+// (2 added TraceMeta::measurements).
+constexpr uint32_t kTraceBinaryVersion = 2;
 // JSON "version" field written by this build.
 constexpr int kTraceJsonVersion = 1;
 
