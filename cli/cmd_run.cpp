@@ -1,8 +1,10 @@
 // warpviz-cli run: resolve a scenario, run it on a backend, write its trace.
+#include <bit>
 #include <iostream>
 
 #include "cli_command.h"
 #include "warpviz/backends.h"
+#include "warpviz/bank_model.h"
 #include "warpviz/scenario.h"
 #include "warpviz/trace_io.h"
 
@@ -40,6 +42,29 @@ std::vector<uint32_t> parse_index_list(const std::string& option, const std::str
   return list;
 }
 
+// Each shared-memory step with the bank model's cost (warp-semantics.md §4.2).
+void print_shared_steps(const Trace& trace) {
+  constexpr size_t kShown = 32;
+  size_t count = 0;
+  for (const TraceStep& step : trace.steps) {
+    if (!op_is_shared(step.op)) continue;
+    if (count++ == 0) std::cout << "shared-memory steps (bank model, sm_90):\n";
+    if (count > kShown) continue;
+    const SharedAccess access = shared_access_of(step);
+    const BankAnalysis a = analyze_shared_access(access);
+    std::cout << "  line " << step.line << "  " << (step.op == Op::LoadShared ? "ld" : "st") << "." << access.bytes * 8
+              << "  block " << step.block << " warp " << step.warp << "  lanes " << std::popcount(access.active) << ": "
+              << a.wavefronts << " wavefront" << (a.wavefronts == 1 ? "" : "s") << ", " << a.conflicts << " conflict"
+              << (a.conflicts == 1 ? "" : "s") << "\n";
+  }
+  if (count > kShown) {
+    const SharedTotals t = shared_totals(trace);
+    std::cout << "  ... " << count - kShown << " more; in all: " << t.load_steps << " loads (" << t.load_wavefronts
+              << " wavefronts, " << t.load_conflicts << " conflicts), " << t.store_steps << " stores ("
+              << t.store_wavefronts << " wavefronts, " << t.store_conflicts << " conflicts)\n";
+  }
+}
+
 void print_summary(const Trace& trace) {
   std::cout << trace.meta.scenario << " on " << trace.meta.device << ": " << trace.steps.size()
             << " steps recorded" << (trace.overflow ? " (overflow: the recorder ran out of room)" : "") << "\n";
@@ -50,6 +75,7 @@ void print_summary(const Trace& trace) {
     if (shown < out.bits.size()) std::cout << " ... (" << out.bits.size() << " values)";
     std::cout << "\n";
   }
+  print_shared_steps(trace);
 }
 
 // The seed's own expectations beside what the hardware rules computed.

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 
 #include "warpviz/backends.h"
 
@@ -194,4 +195,62 @@ TEST_CASE("every command has --help", "[cli]") {
     CHECK(r.out.find("usage: warpviz-cli") != std::string::npos);
   }
   CHECK(cli("--help").exit_code == 0);
+}
+
+// ---------------------------------------------------------------------------
+// The shared-memory bank scenarios
+// ---------------------------------------------------------------------------
+
+// The acceptance check of issue 5. The JSON's per-step "wavefronts" and
+// "conflicts" come from the bank model (trace_json.cpp, helper core).
+TEST_CASE("run bank column reads --json: 32 wavefronts unpadded, 1 padded", "[cli][acceptance][bank]") {
+  for (const auto& [cols, wavefronts, conflicts] : {std::tuple{"32", 32, 31}, std::tuple{"33", 1, 0}}) {
+    INFO("cols=" << cols);
+    int exit_code = -1;
+    const std::string out = cli_stdout(
+        std::string("run bank --backend cpu --set pattern=column --set cols=") + cols + " --json", &exit_code);
+    REQUIRE(exit_code == 0);
+    const nlohmann::json j = nlohmann::json::parse(out);
+    REQUIRE(j["steps"].size() == 1);
+    const nlohmann::json& step = j["steps"][0];
+    CHECK(step["op"] == "ld.shared");
+    CHECK(step["wavefronts"] == wavefronts);
+    CHECK(step["conflicts"] == conflicts);
+    // Lane l reads tile[l][0]: l * cols * 4 bytes from the tile's start.
+    const int stride = std::stoi(cols) * 4;
+    for (int lane = 0; lane < 32; ++lane) {
+      CHECK(step["lanes"][lane]["addr"] == lane * stride);
+      CHECK(step["lanes"][lane]["bytes"] == 4);
+    }
+  }
+}
+
+TEST_CASE("run bank: the summary lists the shared step and the article's claim", "[cli][bank]") {
+  const CommandResult r = cli("run bank --backend cpu --set pattern=column --set cols=32");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("ld.32") != std::string::npos);
+  CHECK(r.out.find("32 wavefronts, 31 conflicts") != std::string::npos);
+  CHECK(r.out.find("seed claim holds") != std::string::npos);
+  const CommandResult store = cli("run bank --backend cpu --set pattern=row --set op=store --set elem=16");
+  CHECK(store.exit_code == 0);
+  CHECK(store.out.find("st.128") != std::string::npos);
+  CHECK(store.out.find("4 wavefronts, 0 conflicts") != std::string::npos);  // four quarter-warp phases
+}
+
+TEST_CASE("run bank: bad parameters exit 2 and say what is valid", "[cli][errors][bank]") {
+  const CommandResult elem = cli("run bank --set elem=3");
+  CHECK(elem.exit_code == 2);
+  CHECK(elem.out.find("valid values are 1, 2, 4, 8, 16") != std::string::npos);
+  const CommandResult custom = cli("run bank --set pattern=custom");
+  CHECK(custom.exit_code == 2);
+  CHECK(custom.out.find("needs addrs") != std::string::npos);
+  const CommandResult stray = cli("run bank --set addrs=0,4");
+  CHECK(stray.exit_code == 2);
+  CHECK(stray.out.find("only read with pattern=custom") != std::string::npos);
+  const CommandResult few = cli("run bank --set pattern=custom --set addrs=0,4,8");
+  CHECK(few.exit_code == 2);
+  CHECK(few.out.find("exactly 32") != std::string::npos);
+  const CommandResult n = cli("run transpose --set n=48");
+  CHECK(n.exit_code == 2);
+  CHECK(n.out.find("multiple of 32") != std::string::npos);
 }

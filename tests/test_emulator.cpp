@@ -1,6 +1,7 @@
 // The CPU emulator's scheduler: kernels written here, in CUDA style, run as
 // fibers; the tests check convergence, divergence, barriers, partial warps,
 // per-lane operands and error handling.
+#include <bit>
 #include <catch2/catch.hpp>
 #include <stdexcept>
 #include <vector>
@@ -183,4 +184,144 @@ TEST_CASE("GpuFloat in a kernel: NaN results are canonical, as on sm_90", "[emul
   });
   CHECK(out[0] == 0x7fffffffu);  // x86 would keep 0x7fc00123
   CHECK(out[1] == 0x40000000u);
+}
+
+// ---------------------------------------------------------------------------
+// Recorded shared-memory accesses (WARPVIZ_LOAD / WARPVIZ_STORE)
+// ---------------------------------------------------------------------------
+
+TEST_CASE("a shared store and load are one step each, addressed from the array", "[emulator][shared]") {
+  std::vector<float> out(32, -1.0f);
+  const Trace t = launch(Dim3{1}, Dim3{32}, [&] {
+    __shared__ __align__(128) float tile[32][33];
+    const int lane = threadIdx.x;
+    WARPVIZ_STORE(tile, tile[0][lane], float(lane) + 0.5f);  // a row
+    out[lane] = WARPVIZ_LOAD(tile, tile[lane][0]);           // a column: only lane 0 reads a stored word
+  });
+  REQUIRE(t.steps.size() == 2);
+  const TraceStep& st = t.steps[0];
+  const TraceStep& ld = t.steps[1];
+  CHECK(st.op == Op::StoreShared);
+  CHECK(ld.op == Op::LoadShared);
+  CHECK(st.mask == 0xffffffffu);
+  CHECK(ld.mask == 0xffffffffu);
+  CHECK(st.dtype == DType::F32);
+  CHECK(st.line + 1 == ld.line);
+  for (int lane = 0; lane < 32; ++lane) {
+    CHECK(st.lanes[lane].addr == uint32_t(4 * lane));
+    CHECK(ld.lanes[lane].addr == uint32_t(4 * 33 * lane));
+    CHECK(st.lanes[lane].bytes == 4);
+    CHECK(st.lanes[lane].src == -1);
+    CHECK(st.lanes[lane].flags == (kLaneActive | kLaneOk));
+    CHECK(st.lanes[lane].in == std::bit_cast<uint32_t>(float(lane) + 0.5f));
+    CHECK(st.lanes[lane].out == 0u);
+  }
+  CHECK(out[0] == 0.5f);
+  CHECK(ld.lanes[0].out == std::bit_cast<uint32_t>(0.5f));
+}
+
+TEST_CASE("a same-word store race: the lowest lane's value survives", "[emulator][shared]") {
+  // warp-semantics.md §4.1: the H200 kept the lowest-numbered lane's store.
+  std::vector<int> out(32, -1);
+  const Trace t = launch(Dim3{1}, Dim3{32}, [&] {
+    __shared__ __align__(128) int words[64];
+    const int lane = threadIdx.x;
+    WARPVIZ_STORE(words, words[lane % 2], 100 + lane);  // even lanes to word 0, odd lanes to word 1
+    if (lane >= 5) WARPVIZ_STORE(words, words[2], 200 + lane);  // lanes 5-31 race for word 2
+    out[lane] = WARPVIZ_LOAD(words, words[lane % 3]);
+  });
+  REQUIRE(t.steps.size() == 3);
+  CHECK(t.steps[1].mask == 0xffffffe0u);
+  for (int lane = 0; lane < 32; ++lane) {
+    const int expected[3] = {100, 101, 205};
+    INFO("lane " << lane);
+    CHECK(out[lane] == expected[lane % 3]);
+  }
+  CHECK(t.steps[2].dtype == DType::I32);
+}
+
+TEST_CASE("a shared access by some lanes: the step's mask is the lanes that ran it", "[emulator][shared]") {
+  std::vector<unsigned> out(64, 7);
+  const Trace t = launch(Dim3{1}, Dim3{64}, [&] {
+    __shared__ __align__(128) unsigned words[64];
+    const int tid = threadIdx.x;
+    words[tid] = 0;
+    __syncthreads();
+    if (tid % 3 == 0) WARPVIZ_STORE(words, words[tid], unsigned(tid) * 10u);
+    __syncthreads();
+    if (tid % 2 == 1) out[tid] = WARPVIZ_LOAD(words, words[tid - 1]);
+  });
+  uint32_t stores0 = 0, stores1 = 0, odd = 0;
+  for (int lane = 0; lane < 32; ++lane) {
+    if (lane % 3 == 0) stores0 |= 1u << lane;
+    if ((lane + 32) % 3 == 0) stores1 |= 1u << lane;
+    if (lane % 2 == 1) odd |= 1u << lane;
+  }
+  REQUIRE(t.steps.size() == 4);  // warp 0: store, load; warp 1: store, load
+  CHECK(t.steps[0].warp == 0);
+  CHECK(t.steps[0].mask == stores0);
+  CHECK(t.steps[1].mask == odd);
+  CHECK(t.steps[2].mask == stores1);
+  for (int lane = 0; lane < 32; ++lane) CHECK(t.steps[0].lanes[lane].active() == ((stores0 >> lane) & 1u));
+  for (int tid = 1; tid < 64; tid += 2) {
+    INFO("thread " << tid);
+    CHECK(out[tid] == ((tid - 1) % 3 == 0 ? unsigned(tid - 1) * 10u : 0u));
+  }
+  CHECK(out[0] == 7u);
+}
+
+TEST_CASE("two branches access shared memory as two steps", "[emulator][shared][divergence]") {
+  const Trace t = launch(Dim3{1}, Dim3{32}, [&] {
+    __shared__ __align__(128) unsigned words[32];
+    const int lane = threadIdx.x;
+    if (lane < 8)
+      WARPVIZ_STORE(words, words[lane], 1u);
+    else
+      WARPVIZ_STORE(words, words[lane], 2u);
+  });
+  REQUIRE(t.steps.size() == 2);
+  CHECK(t.steps[0].mask == 0x000000ffu);
+  CHECK(t.steps[1].mask == 0xffffff00u);
+}
+
+TEST_CASE("16-byte shared values move whole; the step records the low 8 bytes", "[emulator][shared]") {
+  std::vector<uint4> out(32);
+  const Trace t = launch(Dim3{1}, Dim3{32}, [&] {
+    __shared__ __align__(128) uint4 tile[32];
+    __shared__ __align__(128) unsigned char bytes[64];
+    const unsigned lane = threadIdx.x;
+    WARPVIZ_STORE(tile, tile[31 - lane], make_uint4(lane, lane + 0x100, lane + 0x200, lane + 0x300));
+    out[lane] = WARPVIZ_LOAD(tile, tile[lane]);
+    WARPVIZ_STORE(bytes, bytes[2 * lane + 1], (unsigned char)(lane + 1));
+  });
+  REQUIRE(t.steps.size() == 3);
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    const unsigned from = 31 - lane;
+    CHECK(out[lane].x == from);
+    CHECK(out[lane].y == from + 0x100);
+    CHECK(out[lane].z == from + 0x200);
+    CHECK(out[lane].w == from + 0x300);
+    const LaneRecord& st = t.steps[0].lanes[lane];
+    CHECK(st.addr == 16 * (31 - lane));
+    CHECK(st.bytes == 16);
+    CHECK(st.in == (uint64_t(lane + 0x100) << 32 | lane));
+    CHECK(t.steps[1].lanes[lane].out == (uint64_t(from + 0x100) << 32 | from));
+    CHECK(t.steps[2].lanes[lane].addr == 2 * lane + 1);
+    CHECK(t.steps[2].lanes[lane].bytes == 1);
+    CHECK(t.steps[2].lanes[lane].in == lane + 1);
+  }
+  CHECK(t.steps[0].dtype == DType::U64);
+  CHECK(t.steps[2].dtype == DType::U32);
+}
+
+TEST_CASE("a shared access outside its array is an error", "[emulator][shared][errors]") {
+  Trace trace;
+  CHECK_THROWS_WITH(emu::launch_grid(Dim3{1}, Dim3{32},
+                                     [] {
+                                       __shared__ __align__(128) int a[32];
+                                       __shared__ __align__(128) int b[32];
+                                       WARPVIZ_STORE(a, b[threadIdx.x], 1);
+                                     },
+                                     emu::RecordFilter{}, trace),
+                    Catch::Contains("not inside the array"));
 }

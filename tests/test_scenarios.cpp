@@ -2,6 +2,7 @@
 // a student would check by hand, and the §7 cases of warp-semantics.md that go
 // through a scenario. Expected values come from the semantics doc (measured on
 // an H200) or from small independent reference loops written here.
+#include <algorithm>
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "warpviz/backends.h"
+#include "warpviz/bank_model.h"
 #include "warpviz/scenario.h"
 #include "warpviz/trace_diff.h"
 #include "warpviz/trace_io.h"
@@ -671,4 +673,318 @@ TEST_CASE("finalize_recorded_step marks what the emulator marks", "[scenario][ru
       }
     }
   }
+}
+
+// ---------------------------------------------------------------------------
+// bank and transpose: the shared-memory scenarios (kernels/shared_banks.cu)
+// ---------------------------------------------------------------------------
+
+namespace {
+
+const std::vector<std::string> kBankPatterns = {"row", "column", "broadcast", "stride", "xor-swizzle"};
+const std::vector<int> kElems = {1, 2, 4, 8, 16};
+
+// Lane l's element, as the brief's pattern table defines it, counted in
+// elements from the tile's start.
+uint32_t bank_element(const std::string& pattern, int lane, int cols, int stride) {
+  if (pattern == "row") return uint32_t(lane);
+  if (pattern == "column") return uint32_t(lane * cols);
+  if (pattern == "broadcast") return 0;
+  if (pattern == "stride") return uint32_t(lane * stride % (32 * cols));
+  return uint32_t(lane * cols + lane % cols);  // xor-swizzle: tile[l][0 ^ l]
+}
+
+Trace run_bank(const std::string& pattern, int elem, int cols, const std::string& op = "load",
+               std::vector<std::pair<std::string, std::string>> more = {}) {
+  more.insert(more.begin(), {{"pattern", pattern}, {"elem", std::to_string(elem)}, {"cols", std::to_string(cols)}, {"op", op}});
+  return run("bank", more);
+}
+
+// The tile as the kernel fills it: element i's first word (its low bytes,
+// for 1- and 2-byte elements) is i, the other words 0.
+std::vector<uint8_t> filled_tile(int elem, int cols) {
+  std::vector<uint8_t> bytes(size_t(32 * cols * elem), 0);
+  for (uint32_t i = 0; i < uint32_t(32 * cols); ++i)
+    for (int b = 0; b < std::min(elem, 4); ++b) bytes[i * elem + b] = uint8_t(i >> (8 * b));
+  return bytes;
+}
+
+std::vector<uint64_t> words_of(const std::vector<uint8_t>& bytes) {
+  std::vector<uint64_t> words(bytes.size() / 4);
+  for (size_t w = 0; w < words.size(); ++w)
+    for (int b = 0; b < 4; ++b) words[w] |= uint64_t(bytes[4 * w + b]) << (8 * b);
+  return words;
+}
+
+}  // namespace
+
+TEST_CASE("bank: every pattern, width and tile addresses the pattern's element", "[scenario][bank]") {
+  for (const std::string& pattern : kBankPatterns)
+    for (int elem : kElems)
+      for (int cols : {32, 33}) {
+        INFO("pattern=" << pattern << " elem=" << elem << " cols=" << cols);
+        const Trace t = run_bank(pattern, elem, cols);
+        REQUIRE(t.steps.size() == 1);
+        const TraceStep& s = t.steps[0];
+        CHECK(s.op == Op::LoadShared);
+        CHECK(s.mask == 0xffffffffu);
+        CHECK(s.dtype == (elem >= 8 ? DType::U64 : DType::U32));
+        SharedAccess expected;
+        expected.bytes = elem;
+        expected.active = 0xffffffffu;
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          expected.addr[lane] = bank_element(pattern, lane, cols, 2) * uint32_t(elem);
+          CHECK(s.lanes[lane].addr == expected.addr[lane]);
+          CHECK(s.lanes[lane].bytes == elem);
+        }
+        // The model's counts for the formula's addresses are the step's.
+        const BankAnalysis want = analyze_shared_access(expected);
+        const BankAnalysis got = analyze_shared_access(shared_access_of(s));
+        CHECK(got.wavefronts == want.wavefronts);
+        CHECK(got.conflicts == want.conflicts);
+        // A load leaves the tile as filled and reads each element's fill.
+        const std::vector<uint8_t> tile = filled_tile(elem, cols);
+        CHECK(out_bits(t, "tile") == words_of(tile));
+        const std::vector<uint64_t> out = out_bits(t);
+        const size_t words = size_t((elem + 3) / 4);
+        REQUIRE(out.size() == 32 * words);
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          std::vector<uint8_t> element(words * 4, 0);
+          std::copy_n(tile.begin() + expected.addr[lane], elem, element.begin());
+          const std::vector<uint64_t> w = words_of(element);
+          for (size_t k = 0; k < words; ++k) CHECK(out[lane * words + k] == w[k]);
+        }
+      }
+}
+
+TEST_CASE("bank: the article's tiles cost what the hardware measured", "[scenario][bank]") {
+  // Worked out by hand from bank = (byte address / 4) % 32 and §4.2's phases
+  // (half-warps for 8 bytes, quarter-warps for 16; loads of one address pair).
+  struct Case {
+    const char* pattern;
+    int elem, cols;
+    const char* op;
+    uint32_t wavefronts, conflicts;
+  };
+  const Case cases[] = {
+      {"column", 4, 32, "load", 32, 31},    // 32 words 128 B apart: one bank
+      {"column", 4, 33, "load", 1, 0},      // 132 B apart: bank l
+      {"column", 4, 32, "store", 32, 31},
+      {"column", 1, 32, "load", 8, 7},      // 32 B apart: banks 0, 8, 16, 24, eight words each
+      {"column", 2, 32, "load", 16, 15},    // 64 B apart: banks 0 and 16
+      {"column", 8, 32, "load", 32, 30},    // two half-warps of 16 words in banks 0-1
+      {"column", 16, 32, "load", 32, 28},   // four quarter-warps of 8
+      {"column", 8, 33, "load", 2, 0},      // 264 B apart: half a warp fills 32 banks
+      {"row", 4, 32, "load", 1, 0},
+      {"row", 1, 33, "load", 1, 0},         // 32 bytes: 8 words
+      {"row", 8, 32, "load", 2, 0},         // §4.2: 8l, 64-bit
+      {"row", 16, 32, "load", 4, 0},        // §4.2: 16l, 128-bit
+      {"broadcast", 4, 32, "load", 1, 0},
+      {"broadcast", 8, 32, "load", 1, 0},   // pairs: the whole warp is one phase
+      {"broadcast", 16, 32, "load", 2, 0},
+      {"broadcast", 16, 32, "store", 4, 0}, // stores are not paired
+      {"stride", 4, 32, "load", 2, 1},      // stride 2: §4.2's 8l
+      {"xor-swizzle", 4, 32, "load", 1, 0}, // tile[l][l]: bank l
+      {"xor-swizzle", 4, 33, "load", 2, 1}, // padding and swizzle together: word 34l, bank 2l, two lanes a bank
+  };
+  for (const Case& c : cases) {
+    INFO(c.pattern << " elem=" << c.elem << " cols=" << c.cols << " " << c.op);
+    const Trace t = run_bank(c.pattern, c.elem, c.cols, c.op);
+    REQUIRE(t.steps.size() == 1);
+    const BankAnalysis a = analyze_shared_access(shared_access_of(t.steps[0]));
+    CHECK(a.wavefronts == c.wavefronts);
+    CHECK(a.conflicts == c.conflicts);
+  }
+}
+
+TEST_CASE("bank: stores write the input, the lowest lane winning a shared word", "[scenario][bank]") {
+  for (const std::string& pattern : kBankPatterns)
+    for (int elem : kElems)
+      for (int cols : {32, 33}) {
+        INFO("pattern=" << pattern << " elem=" << elem << " cols=" << cols);
+        const Trace t = run_bank(pattern, elem, cols, "store", {{"active", "0x7ffffffe"}, {"stride", "3"}});
+        REQUIRE(t.steps.size() == 1);
+        CHECK(t.steps[0].op == Op::StoreShared);
+        CHECK(t.steps[0].mask == 0x7ffffffeu);
+        std::vector<uint8_t> tile = filled_tile(elem, cols);
+        const size_t words = size_t((elem + 3) / 4);
+        std::vector<uint64_t> out(32 * words, 0);
+        for (int lane = 30; lane >= 1; --lane) {  // descending: the lowest lane's bytes land last
+          const uint64_t value = uint64_t(100 + lane);  // the default input
+          uint8_t element[16];
+          for (int b = 0; b < 16; ++b) element[b] = uint8_t(value >> (8 * (b % 8)));
+          std::copy_n(element, elem, tile.begin() + bank_element(pattern, lane, cols, 3) * elem);
+          std::vector<uint8_t> padded(words * 4, 0);
+          std::copy_n(element, elem, padded.begin());
+          const std::vector<uint64_t> w = words_of(padded);
+          for (size_t k = 0; k < words; ++k) out[lane * words + k] = w[k];
+          CHECK(t.steps[0].lanes[lane].in == (elem == 1 ? value & 0xff : value));
+        }
+        CHECK_FALSE(t.steps[0].lanes[0].active());
+        CHECK_FALSE(t.steps[0].lanes[31].active());
+        CHECK(out_bits(t, "tile") == words_of(tile));
+        CHECK(out_bits(t) == out);
+      }
+}
+
+TEST_CASE("bank: inactive lanes make no access and cost nothing", "[scenario][bank]") {
+  // §4.2's table: 128l with 8 lanes active costs 8; 8l with 16 lanes costs 1.
+  const Trace eight = run_bank("column", 4, 32, "load", {{"active", "0x000000ff"}});
+  const BankAnalysis a = analyze_shared_access(shared_access_of(eight.steps[0]));
+  CHECK(eight.steps[0].mask == 0x000000ffu);
+  CHECK(a.wavefronts == 8);
+  CHECK(a.conflicts == 7);
+  const Trace sixteen = run_bank("stride", 4, 32, "load", {{"active", "0x0000ffff"}});
+  CHECK(analyze_shared_access(shared_access_of(sixteen.steps[0])).wavefronts == 1);
+  const std::vector<uint64_t> out = out_bits(sixteen);
+  for (int lane = 16; lane < 32; ++lane) CHECK(out[lane] == 0u);
+  CHECK(out[5] == 10u);  // element 10's fill
+  const Trace none = run_bank("row", 4, 32, "load", {{"active", "0x00000000"}});
+  CHECK(none.steps.empty());
+}
+
+TEST_CASE("bank: custom byte offsets give the model's counts", "[scenario][bank]") {
+  const auto addrs_of = [](auto offset) {
+    std::string s;
+    for (int lane = 0; lane < kWarpSize; ++lane) s += (lane ? "," : "") + std::to_string(offset(lane));
+    return s;
+  };
+  struct Case {
+    std::string addrs;
+    int elem;
+    uint32_t wavefronts, conflicts;
+  };
+  const std::vector<Case> cases = {
+      {addrs_of([](int l) { return 8 * l; }), 4, 2, 1},              // §4.2: 8l
+      {addrs_of([](int l) { return 12 * l; }), 4, 1, 0},             // 12l
+      {addrs_of([](int l) { return (l & 1) * 128; }), 4, 2, 1},      // two words, one bank
+      {addrs_of([](int l) { return 32 * l; }), 16, 8, 4},            // 128-bit 32l
+      {addrs_of([](int l) { return (l >> 1) * 16; }), 16, 2, 0},     // 128-bit pairs
+      {addrs_of([](int l) { return (l & 7) * 16; }), 16, 4, 0},      // lane i == i + 8
+      {addrs_of([](int l) { return (l & 15) * 8; }), 8, 2, 0},       // lane i == i + 16
+  };
+  for (const Case& c : cases) {
+    INFO("addrs=" << c.addrs << " elem=" << c.elem);
+    const Trace t = run("bank", {{"pattern", "custom"}, {"elem", std::to_string(c.elem)}, {"addrs", c.addrs}});
+    REQUIRE(t.steps.size() == 1);
+    SharedAccess expected;
+    expected.bytes = c.elem;
+    expected.active = 0xffffffffu;
+    for (int lane = 0; lane < kWarpSize; ++lane) expected.addr[lane] = t.steps[0].lanes[lane].addr;
+    const BankAnalysis a = analyze_shared_access(shared_access_of(t.steps[0]));
+    CHECK(a.wavefronts == c.wavefronts);
+    CHECK(a.conflicts == c.conflicts);
+    CHECK(a.wavefronts == analyze_shared_access(expected).wavefronts);
+  }
+  // Hex offsets are read and written back in decimal.
+  std::string hex = "0x80";
+  for (int lane = 1; lane < kWarpSize; ++lane) hex += ",0x" + std::string(lane < 16 ? "0" : "") + "0";
+  const ResolvedScenario r = resolve_scenario({"bank", {{"pattern", "custom"}, {"addrs", hex}}, ""});
+  CHECK(r.params.get("addrs").rfind("128,0,0,", 0) == 0);
+  const Trace t = run("bank", {{"pattern", "custom"}, {"addrs", hex}});
+  CHECK(t.steps[0].lanes[0].addr == 128u);
+  CHECK(out_bits(t)[0] == 32u);  // element 32 = tile[1][0]
+}
+
+TEST_CASE("bank: bad parameters are refused with the valid ones", "[scenario][bank][errors]") {
+  const auto refuses = [](std::vector<std::pair<std::string, std::string>> sets, const std::string& says) {
+    INFO("expecting: " << says);
+    CHECK_THROWS_WITH(resolve_scenario({"bank", std::move(sets), ""}), Catch::Contains(says));
+  };
+  std::string zeros31 = "0";
+  for (int i = 1; i < 31; ++i) zeros31 += ",0";
+  const std::string zeros32 = zeros31 + ",0";
+  refuses({{"elem", "3"}}, "valid values are 1, 2, 4, 8, 16");
+  refuses({{"cols", "34"}}, "valid values are 32, 33");
+  refuses({{"op", "xchg"}}, "valid values are load, store");
+  refuses({{"pattern", "diagonal"}}, "valid values are row, column, broadcast, stride, xor-swizzle, custom");
+  refuses({{"pattern", "custom"}}, "pattern=custom needs addrs");
+  refuses({{"addrs", zeros32}}, "only read with pattern=custom");
+  refuses({{"pattern", "custom"}, {"addrs", zeros31}}, "has 31 offsets; it takes exactly 32");
+  refuses({{"pattern", "custom"}, {"addrs", zeros32 + ",0"}}, "has 33 offsets");
+  refuses({{"pattern", "custom"}, {"addrs", "-4," + zeros31}}, "lane 0's offset '-4' is not a non-negative integer");
+  refuses({{"pattern", "custom"}, {"addrs", zeros31 + ",abc"}}, "lane 31's offset 'abc'");
+  refuses({{"pattern", "custom"}, {"addrs", zeros31 + ","}}, "lane 31's offset ''");
+  refuses({{"pattern", "custom"}, {"elem", "8"}, {"addrs", "4," + zeros31}}, "not a multiple of elem=8");
+  refuses({{"pattern", "custom"}, {"addrs", "4096," + zeros31}}, "outside the tile (4096 bytes");
+  refuses({{"pattern", "custom"}, {"cols", "33"}, {"elem", "16"}, {"addrs", "16896," + zeros31}}, "outside the tile");
+  refuses({{"stride", "-1"}}, "out of range");
+  refuses({{"active", "lots"}}, "not a 32-bit lane mask");
+  // The last byte of a 33-column tile of 16-byte elements is inside.
+  CHECK_NOTHROW(resolve_scenario({"bank", {{"pattern", "custom"}, {"cols", "33"}, {"elem", "16"}, {"addrs", "16880," + zeros31}}, ""}));
+}
+
+TEST_CASE("bank: the article's claims are checked where they apply", "[scenario][bank][seed]") {
+  const ScenarioSpec& spec = *find_scenario("bank");
+  const auto claims = [&](std::vector<std::pair<std::string, std::string>> sets) {
+    return check_seed_claims(spec, run("bank", std::move(sets)));
+  };
+  const auto column32 = claims({{"pattern", "column"}, {"cols", "32"}});
+  REQUIRE(column32.size() == 1);
+  CHECK(column32[0].holds);
+  CHECK(column32[0].claim->text.find("32 路冲突") != std::string::npos);
+  CHECK(column32[0].actual.find("32 wavefronts, 31 conflicts") != std::string::npos);
+  const auto column33 = claims({{"pattern", "column"}, {"cols", "33"}});
+  REQUIRE(column33.size() == 1);
+  CHECK(column33[0].holds);
+  CHECK(column33[0].claim->text.find("tileP") != std::string::npos);
+  const auto row = claims({{"pattern", "row"}});
+  REQUIRE(row.size() == 1);
+  CHECK(row[0].holds);
+  CHECK(claims({{"pattern", "row"}, {"elem", "8"}}).empty());  // the article's tile holds floats
+  for (const char* odd : {"1", "3", "5", "31", "33"}) {
+    const auto r = claims({{"pattern", "stride"}, {"stride", odd}});
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].holds);
+  }
+  const auto s64 = claims({{"pattern", "stride"}, {"stride", "64"}});
+  REQUIRE(s64.size() == 1);
+  CHECK(s64[0].holds);
+  // A stride of 1024 elements wraps every lane onto element 0: one word,
+  // a broadcast, no conflict. "必冲突" does not hold there.
+  const auto s1024 = claims({{"pattern", "stride"}, {"stride", "1024"}});
+  REQUIRE(s1024.size() == 1);
+  CHECK_FALSE(s1024[0].holds);
+  CHECK(s1024[0].actual.find("1 wavefronts, 0 conflicts") != std::string::npos);
+}
+
+TEST_CASE("transpose: the output is the transposed matrix, padded or not", "[scenario][transpose]") {
+  for (int n : {32, 64})
+    for (const char* cols : {"32", "33"}) {
+      INFO("n=" << n << " cols=" << cols);
+      const Trace t = run("transpose", {{"n", std::to_string(n)}, {"cols", cols}});
+      const std::vector<uint64_t> out = out_bits(t);
+      REQUIRE(out.size() == size_t(n * n));
+      for (int r = 0; r < n; ++r)
+        for (int c = 0; c < n; ++c) {
+          if (as_f32(out[size_t(r * n + c)]) != float(c * n + r)) {
+            FAIL_CHECK("out[" << r << "][" << c << "] = " << as_f32(out[size_t(r * n + c)]));
+            break;
+          }
+        }
+      // Each warp (one threadIdx.y) writes 4 rows and reads 4 columns.
+      const size_t warps = size_t(n / 32) * size_t(n / 32) * 8;
+      REQUIRE(t.steps.size() == warps * 8);
+      const SharedTotals totals = shared_totals(t);
+      CHECK(totals.store_steps == warps * 4);
+      CHECK(totals.load_steps == warps * 4);
+      CHECK(totals.store_wavefronts == warps * 4);  // rows: one wavefront each
+      CHECK(totals.load_wavefronts == warps * 4 * (std::string(cols) == "32" ? 32 : 1));
+      for (const SeedClaimResult& claim : check_seed_claims(*find_scenario("transpose"), t)) {
+        INFO(claim.claim->text << ": " << claim.actual);
+        CHECK(claim.holds);
+      }
+    }
+  // Warp 1 of block 0 (threadIdx.y = 1) reads column 1 + 8j: lane l at tile[l][1 + 8j].
+  const Trace t = run("transpose", {{"n", "32"}, {"cols", "33"}});
+  const TraceStep& read = t.steps[8 + 4];
+  CHECK(read.op == Op::LoadShared);
+  CHECK(read.warp == 1);
+  for (int lane = 0; lane < kWarpSize; ++lane) CHECK(read.lanes[lane].addr == uint32_t(4 * (lane * 33 + 1)));
+}
+
+TEST_CASE("transpose: n must be a multiple of 32 within range", "[scenario][transpose][errors]") {
+  CHECK_THROWS_WITH(resolve_scenario({"transpose", {{"n", "48"}}, ""}), Catch::Contains("multiple of 32"));
+  CHECK_THROWS_WITH(resolve_scenario({"transpose", {{"n", "1024"}}, ""}), Catch::Contains("out of range"));
+  CHECK_THROWS_WITH(resolve_scenario({"transpose", {{"cols", "31"}}, ""}), Catch::Contains("valid values are 32, 33"));
 }

@@ -2,12 +2,15 @@
 //
 // [SECTION] Parameter helpers
 // [SECTION] The scenario table
+// [SECTION] The shared-memory scenarios
 // [SECTION] Resolving a request
 // [SECTION] Seed claims
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <sstream>
 
+#include "warpviz/bank_model.h"
 #include "warpviz/input_spec.h"
 #include "warpviz/scenario.h"
 #include "warpviz/version.h"
@@ -66,6 +69,9 @@ ParamSpec choice_param(std::string name, std::string default_value, std::vector<
 
 size_t one_warp(const ParamValues&) { return kWarpSize; }
 size_t n_elements(const ParamValues& p) { return size_t(p.get_int("n")); }
+size_t n_squared(const ParamValues& p) { return size_t(p.get_int("n")) * size_t(p.get_int("n")); }
+
+std::vector<ScenarioSpec> shared_memory_scenarios();
 
 // ============================================================================
 // [SECTION] The scenario table
@@ -146,6 +152,111 @@ std::vector<ScenarioSpec> build_scenarios() {
                {ParamSpec{"fns_mask", ParamKind::Mask, "0x00ff00f1", "mask searched by __fns", {}},
                 int_param("fns_offset", "1", -32, 32, "offset passed to __fns"), dtype_param("u32", {"u32"})},
                "iota", one_warp, {}});
+  for (ScenarioSpec& spec : shared_memory_scenarios()) s.push_back(std::move(spec));
+  return s;
+}
+
+// ============================================================================
+// [SECTION] The shared-memory scenarios
+// ============================================================================
+
+const char* const kBankArticle = "seeds/001 (Bank Conflict)";
+
+// Whether the run's parameters are these (name, value) pairs.
+std::function<bool(const ParamValues&)> params_are(std::vector<std::pair<std::string, std::string>> wanted) {
+  return [wanted = std::move(wanted)](const ParamValues& p) {
+    for (const auto& [name, value] : wanted) {
+      const auto it = p.values.find(name);
+      if (it == p.values.end() || it->second != value) return false;
+    }
+    return true;
+  };
+}
+
+SeedClaim shared_claim(std::string text, std::string op, int wavefronts, int conflicts,
+                       std::function<bool(const ParamValues&)> applies) {
+  SeedClaim c;
+  c.source = kBankArticle;
+  c.text = std::move(text);
+  c.shared_op = std::move(op);
+  c.wavefronts = wavefronts;
+  c.conflicts = conflicts;
+  c.applies = std::move(applies);
+  return c;
+}
+
+// The article's rules, as claims about the one access of `bank` (4-byte
+// floats, as the article's tile) and the column reads of `transpose`.
+std::vector<SeedClaim> bank_claims() {
+  std::vector<SeedClaim> claims;
+  claims.push_back(shared_claim("tile[threadIdx.y][threadIdx.x] // ✅ 每线程一列，各打各的 bank (conflict-free)", "",
+                                1, 0, params_are({{"pattern", "row"}, {"elem", "4"}})));
+  claims.push_back(shared_claim("float v = tile[threadIdx.x][0]; // ❌ 32 个线程打同一个 bank → 32 路冲突 (32-way)",
+                                "", 32, 31, params_are({{"pattern", "column"}, {"cols", "32"}, {"elem", "4"}})));
+  claims.push_back(shared_claim("float v2 = tileP[threadIdx.x][0]; // ✅ 相邻线程差 33 个 float，落不同 bank", "", 1, 0,
+                                params_are({{"pattern", "column"}, {"cols", "33"}, {"elem", "4"}})));
+  // "跨步为奇数通常安全；跨步 32 的倍数必冲突": odd strides are usually safe,
+  // multiples of 32 always conflict (stride in elements of 4 bytes).
+  const auto stride_is = [](bool (*test)(int64_t)) {
+    return [test](const ParamValues& p) {
+      return p.get("pattern") == "stride" && p.get("elem") == "4" && test(p.get_int("stride"));
+    };
+  };
+  claims.push_back(shared_claim("跨步为奇数通常安全 (an odd stride is usually safe)", "", 1, 0,
+                                stride_is([](int64_t s) { return s % 2 == 1; })));
+  SeedClaim multiple = shared_claim("跨步 32 的倍数必冲突 (a stride that is a multiple of 32 always conflicts)", "", -1,
+                                    -1, stride_is([](int64_t s) { return s % 32 == 0; }));
+  multiple.min_conflicts = 1;
+  claims.push_back(std::move(multiple));
+  return claims;
+}
+
+std::vector<SeedClaim> transpose_claims() {
+  std::vector<SeedClaim> claims;
+  claims.push_back(shared_claim("tile[threadIdx.y][threadIdx.x] // ✅ 各打各的 bank: the row writes", "st.shared", 1, 0,
+                                {}));
+  claims.push_back(shared_claim("tile[threadIdx.x][0] // ❌ 32 路冲突: the column reads of tile[32][32]", "ld.shared",
+                                32, 31, params_are({{"cols", "32"}})));
+  claims.push_back(shared_claim("tileP[threadIdx.x][0] // ✅ 落不同 bank: the column reads of tile[32][33]",
+                                "ld.shared", 1, 0, params_are({{"cols", "33"}})));
+  return claims;
+}
+
+std::string bank_default_input() {
+  std::string s = "values:";
+  for (int lane = 0; lane < kWarpSize; ++lane) s += (lane ? "," : "") + std::to_string(100 + lane);
+  return s;
+}
+
+std::vector<ScenarioSpec> shared_memory_scenarios() {
+  const std::string source = "kernels/shared_banks.cu";
+  std::vector<ScenarioSpec> s;
+
+  ScenarioSpec bank{"bank",
+                    "one warp, one shared-memory access to T tile[32][cols]: wavefronts and bank conflicts",
+                    source,
+                    "bank_kernel",
+                    {choice_param("pattern", "column", {"row", "column", "broadcast", "stride", "xor-swizzle", "custom"},
+                                  "lane l's element: row tile[0][l], column tile[l][0], broadcast tile[0][0], stride "
+                                  "element l*stride, xor-swizzle tile[l][l], custom addrs[l]"),
+                     int_param("stride", "2", 0, 1 << 20, "elements between lanes, for pattern=stride"),
+                     choice_param("elem", "4", {"1", "2", "4", "8", "16"}, "element size in bytes (the access width)"),
+                     choice_param("cols", "32", {"32", "33"}, "the tile's row length (33: one element of padding)"),
+                     choice_param("op", "load", {"load", "store"}, "the access: a load, or a store of the input"),
+                     mask_param("active", "lanes that make the access"),
+                     ParamSpec{"addrs", ParamKind::Text, "", "pattern=custom: 32 byte offsets a0,...,a31", {}}},
+                    bank_default_input(),
+                    one_warp,
+                    bank_claims()};
+  bank.dtype_of = [](const ParamValues& p) { return p.get_int("elem") >= 8 ? DType::U64 : DType::U32; };
+  s.push_back(std::move(bank));
+
+  s.push_back({"transpose", "the classic tile transpose: rows into a shared tile, columns out (cols 33: padded)",
+               source, "transpose_kernel",
+               {int_param("n", "64", 32, 512, "matrix side (a multiple of 32)"),
+                choice_param("cols", "32", {"32", "33"}, "the tile's row length (33: one float of padding)"),
+                dtype_param("f32", {"f32"})},
+               "iota", n_squared, transpose_claims()});
   return s;
 }
 
@@ -215,6 +326,55 @@ std::string normalise_param(const ScenarioSpec& spec, const ParamSpec& p, const 
   return value;
 }
 
+// A non-negative integer, decimal or 0x hex.
+std::optional<uint64_t> parse_offset(const std::string& text) {
+  if (text.empty() || text[0] == '-' || text[0] == '+') return std::nullopt;
+  if (text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0) return parse_hex(DType::U64, text);
+  return parse_value(DType::U64, text);
+}
+
+// addrs: exactly 32 byte offsets, each a multiple of elem inside the tile;
+// written back in decimal.
+void check_bank_params(ResolvedScenario& r) {
+  const ParamValues& p = r.params;
+  const bool custom = p.get("pattern") == "custom";
+  const std::string addrs = p.get("addrs");
+  if (!custom && !addrs.empty())
+    throw ScenarioError("bank: addrs=... is only read with pattern=custom (pattern is " + p.get("pattern") + ")");
+  if (!custom) return;
+  if (addrs.empty()) throw ScenarioError("bank: pattern=custom needs addrs=a0,a1,...,a31 (32 byte offsets)");
+  const int64_t elem = p.get_int("elem");
+  const int64_t tile_bytes = 32 * p.get_int("cols") * elem;
+  std::vector<std::string> items;
+  for (size_t start = 0;;) {
+    const size_t comma = addrs.find(',', start);
+    items.push_back(addrs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (items.size() != size_t(kWarpSize))
+    throw ScenarioError("bank: addrs has " + std::to_string(items.size()) +
+                        " offsets; it takes exactly 32 (one byte offset per lane, comma-separated)");
+  std::string normal;
+  for (size_t lane = 0; lane < items.size(); ++lane) {
+    const std::string where = "bank: addrs: lane " + std::to_string(lane) + "'s offset '" + items[lane] + "'";
+    const auto v = parse_offset(items[lane]);
+    if (!v) throw ScenarioError(where + " is not a non-negative integer (decimal or 0x hex)");
+    if (int64_t(*v % uint64_t(elem)) != 0)
+      throw ScenarioError(where + " is not a multiple of elem=" + std::to_string(elem));
+    if (*v >= uint64_t(tile_bytes))
+      throw ScenarioError(where + " is outside the tile (" + std::to_string(tile_bytes) + " bytes: 32 x cols=" +
+                          p.get("cols") + " x elem=" + std::to_string(elem) + ")");
+    normal += (lane ? "," : "") + std::to_string(*v);
+  }
+  r.params.values["addrs"] = normal;
+}
+
+void check_transpose_params(const ResolvedScenario& r) {
+  const int64_t n = r.params.get_int("n");
+  if (n % 32 != 0) throw ScenarioError("transpose: n=" + std::to_string(n) + ": must be a multiple of 32");
+}
+
 void add_shfl_notes(ResolvedScenario& r) {
   const ParamValues& p = r.params;
   const int64_t width = p.get_int("width");
@@ -267,13 +427,18 @@ ResolvedScenario resolve_scenario(const ScenarioRequest& request) {
   }
   for (const auto& p : spec.params) r.params.values[p.name] = normalise_param(spec, p, r.params.values[p.name]);
 
-  r.dtype = parse_dtype(r.params.get("dtype")).value_or(DType::F32);
+  if (spec.find_param("dtype"))
+    r.dtype = parse_dtype(r.params.get("dtype")).value_or(DType::F32);
+  else
+    r.dtype = spec.dtype_of ? spec.dtype_of(r.params) : DType::F32;
   if (spec.find_param("block")) {
     const int64_t block = r.params.get_int("block");
     if (block % kWarpSize != 0)
       throw ScenarioError(spec.name + ": block=" + std::to_string(block) + ": must be a multiple of 32");
   }
   if (spec.name == "shfl") add_shfl_notes(r);
+  if (spec.name == "bank") check_bank_params(r);
+  if (spec.name == "transpose") check_transpose_params(r);
 
   r.input_spec = request.input.empty() ? spec.default_input : request.input;
   const InputSpec input = parse_input_spec(r.input_spec);
@@ -296,9 +461,57 @@ void fill_trace_meta(const ResolvedScenario& resolved, Trace& trace) {
 // [SECTION] Seed claims
 // ============================================================================
 
+namespace {
+
+std::string shared_figures(const TraceStep& step, const BankAnalysis& a) {
+  return std::string(op_name(step.op)) + " at line " + std::to_string(step.line) + " (block " +
+         std::to_string(step.block) + " warp " + std::to_string(step.warp) + "): " + std::to_string(a.wavefronts) +
+         " wavefronts, " + std::to_string(a.conflicts) + " conflicts";
+}
+
+// Every matching shared step must cost what the claim says. False when the
+// trace has no such step (nothing to check).
+bool check_shared_claim(const SeedClaim& claim, const Trace& trace, SeedClaimResult& result) {
+  size_t checked = 0;
+  std::string first;
+  result.holds = true;
+  for (const TraceStep& step : trace.steps) {
+    if (!op_is_shared(step.op) || (!claim.shared_op.empty() && claim.shared_op != op_name(step.op))) continue;
+    const BankAnalysis a = analyze_shared_access(shared_access_of(step));
+    const bool holds = (claim.wavefronts < 0 || a.wavefronts == uint32_t(claim.wavefronts)) &&
+                       (claim.conflicts < 0 || a.conflicts == uint32_t(claim.conflicts)) &&
+                       (claim.min_conflicts < 0 || a.conflicts >= uint32_t(claim.min_conflicts));
+    if (checked++ == 0) first = shared_figures(step, a);
+    if (!holds) {
+      result.holds = false;
+      result.actual = "the bank model gives " + shared_figures(step, a);
+      return true;
+    }
+  }
+  if (checked == 0) return false;
+  result.actual = checked == 1 ? first : std::to_string(checked) + " steps as claimed; the first: " + first;
+  return true;
+}
+
+}  // namespace
+
 std::vector<SeedClaimResult> check_seed_claims(const ScenarioSpec& spec, const Trace& trace) {
   std::vector<SeedClaimResult> results;
+  ParamValues params;
+  params.values = trace.meta.params;
   for (const SeedClaim& claim : spec.seed_claims) {
+    if (claim.applies) {
+      try {
+        if (!claim.applies(params)) continue;
+      } catch (const ScenarioError&) {
+        continue;  // a trace without the parameters the claim reads (an older file)
+      }
+    }
+    if (claim.output.empty()) {
+      SeedClaimResult result{&claim, false, ""};
+      if (check_shared_claim(claim, trace, result)) results.push_back(result);
+      continue;
+    }
     const TraceOutput* out = trace.output(claim.output);
     if (!out) continue;
     SeedClaimResult result{&claim, false, ""};

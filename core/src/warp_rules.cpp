@@ -275,9 +275,11 @@ void finalize_recorded_step(TraceStep& step) {
   for (int lane = 0; lane < kWarpSize; ++lane) {
     LaneRecord& rec = step.lanes[lane];
     if (!rec.active()) continue;
-    // __activemask() takes no mask; every other op is undefined for a caller
-    // outside its own mask.
-    bool undefined = step.op != Op::ActiveMask && !has_lane(step.mask, lane);
+    // __activemask() and shared-memory accesses take no mask (a shared step's
+    // mask is the lanes that ran it); every other op is undefined for a caller
+    // outside its own mask. A shared step keeps its addr and bytes as recorded.
+    const bool maskless = step.op == Op::ActiveMask || op_is_shared(step.op);
+    bool undefined = !maskless && !has_lane(step.mask, lane);
     if (shuffle) {
       const uint32_t b = per_lane_b ? rec.addr : static_cast<uint32_t>(step.args.b);
       const ShflSelection sel = shfl_select(step.op, lane, b, step.args.c);

@@ -3,6 +3,7 @@
 //
 // [SECTION] Thread state
 // [SECTION] Grouping lanes at a collective
+// [SECTION] Shared-memory accesses
 // [SECTION] Running one block
 // [SECTION] Public entry points
 #include "warpviz/warp_scheduler.h"
@@ -11,6 +12,7 @@
 #include <bit>
 #include <boost/context/fiber.hpp>
 #include <boost/context/pooled_fixedsize_stack.hpp>
+#include <cstring>
 #include <exception>
 #include <stdexcept>
 #include <string>
@@ -97,6 +99,7 @@ class BlockRun {
   bool complete_ready_groups(uint32_t warp);
   void force_earliest_group();
   void complete_group(uint32_t warp, const PendingGroup& group);
+  void complete_shared_access(uint32_t warp, uint32_t lanes, TraceStep& step);
   bool release_barrier();
 
   Dim3 grid_, block_;
@@ -142,19 +145,34 @@ int BlockRun::collect_groups(uint32_t warp, PendingGroup* groups) const {
 
 // A group completes once every live lane its mask names has arrived. Lanes the
 // mask names that exited count as inactive (reading them is undefined).
+//
+// A shared-memory access has no mask: it waits until nothing else of its warp
+// can complete, and then the one at the lowest source line goes first. Lanes
+// that skipped an `if` wait at the access after it until the lanes inside
+// arrive there too, as the hardware reconverges after the branch; a loop's
+// lanes finish the loop before the lanes that left it go on.
 bool BlockRun::complete_ready_groups(uint32_t warp) {
   PendingGroup groups[kWarpSize];
   const int count = collect_groups(warp, groups);
   if (count == 0) return false;
   const uint32_t live = live_lanes(warp);
   bool completed = false;
+  int shared = -1;
   for (int g = 0; g < count; ++g) {
+    if (op_is_shared(groups[g].op)) {
+      if (shared < 0 || groups[g].line < groups[shared].line) shared = g;
+      continue;
+    }
     // __activemask() has no mask: it sees whoever is converged here right now.
     const uint32_t required = groups[g].op == Op::ActiveMask ? 0u : groups[g].mask & live;
     if ((required & ~groups[g].lanes) == 0) {
       complete_group(warp, groups[g]);
       completed = true;
     }
+  }
+  if (!completed && shared >= 0) {
+    complete_group(warp, groups[shared]);
+    completed = true;
   }
   return completed;
 }
@@ -216,13 +234,17 @@ void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
     }
   }
 
-  rules::apply_step(step);
+  if (op_is_shared(step.op))
+    complete_shared_access(warp, group.lanes, step);
+  else
+    rules::apply_step(step);
 
   for (uint32_t lanes = group.lanes; lanes; lanes &= lanes - 1) {
     const int lane = std::countr_zero(lanes);
     EmuThread& t = threads_[base + lane];
     const LaneRecord& rec = step.lanes[lane];
-    t.result = WarpOpResult{rec.out, rec.ok(), rec.undefined()};
+    const uint64_t value_high = t.result.value_high;  // set by complete_shared_access for loads
+    t.result = WarpOpResult{rec.out, rec.ok(), rec.undefined(), op_is_shared(step.op) ? value_high : 0};
     t.state = ThreadState::Ready;
     ready_.push_back(uint32_t(base + lane));
   }
@@ -234,6 +256,46 @@ void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
       trace_.steps.push_back(step);
     else
       trace_.overflow = true;
+  }
+}
+
+// ============================================================================
+// [SECTION] Shared-memory accesses
+// ============================================================================
+
+// One LDS/STS of the lanes converged at it. The step's mask is those lanes
+// (they ran it; the instruction takes no mask). Stores land in descending lane
+// order, so in a same-word race the lowest lane's value survives, as the H200
+// did in every pattern tried (warp-semantics.md §4.1, §7 (b)); loads read
+// memory at this moment, after every earlier access of the warp.
+void BlockRun::complete_shared_access(uint32_t warp, uint32_t lanes, TraceStep& step) {
+  const size_t base = size_t(warp) * kWarpSize;
+  step.mask = lanes;
+  if (step.op == Op::StoreShared) {
+    for (int lane = kWarpSize - 1; lane >= 0; --lane) {
+      if (!((lanes >> lane) & 1u)) continue;
+      const WarpOpRequest& r = threads_[base + lane].request;
+      uint8_t bytes[16];
+      std::memcpy(bytes, &r.value, 8);
+      std::memcpy(bytes + 8, &r.value_high, 8);
+      std::memcpy(r.shared, bytes, r.bytes);
+    }
+  }
+  for (uint32_t rest = lanes; rest; rest &= rest - 1) {
+    const int lane = std::countr_zero(rest);
+    EmuThread& t = threads_[base + lane];
+    LaneRecord& rec = step.lanes[lane];
+    rec.flags = uint8_t(kLaneActive | kLaneOk);  // no predicate: ok means "defined"
+    rec.src = -1;
+    rec.out = 0;
+    t.result.value_high = 0;
+    if (step.op == Op::LoadShared) {
+      uint8_t bytes[16] = {};
+      std::memcpy(bytes, t.request.shared, t.request.bytes);
+      std::memcpy(&rec.out, bytes, 8);
+      std::memcpy(&t.result.value_high, bytes + 8, 8);
+      rec.in = 0;
+    }
   }
 }
 

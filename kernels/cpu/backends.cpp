@@ -20,6 +20,7 @@ const RunnerTable& cpu_runners() {
     register_match_redux_scenarios(t);
     register_cooperative_groups_scenarios(t);
     register_bits_scenarios(t);
+    register_shared_banks_scenarios(t);
     return t;
   }();
   return table;

@@ -12,5 +12,6 @@ void register_warp_vote_scenarios(RunnerTable& runners);
 void register_match_redux_scenarios(RunnerTable& runners);
 void register_cooperative_groups_scenarios(RunnerTable& runners);
 void register_bits_scenarios(RunnerTable& runners);
+void register_shared_banks_scenarios(RunnerTable& runners);
 
 }  // namespace warpviz

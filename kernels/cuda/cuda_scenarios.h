@@ -12,5 +12,6 @@ void register_warp_vote_scenarios_cuda(RunnerTable& runners);
 void register_match_redux_scenarios_cuda(RunnerTable& runners);
 void register_cooperative_groups_scenarios_cuda(RunnerTable& runners);
 void register_bits_scenarios_cuda(RunnerTable& runners);
+void register_shared_banks_scenarios_cuda(RunnerTable& runners);
 
 }  // namespace warpviz

@@ -50,9 +50,19 @@ class ParamValues {
 struct SeedClaim {
   std::string source;       // "seeds/000 (demo main)"
   std::string text;         // the claim as the seed states it
-  std::string output;       // which output
+  std::string output;       // which output; empty for a claim about shared-memory steps
   int index = -1;           // element checked; -1: "every lane of a warp holds the same value"
   std::string expected;     // the seed's expected value (decimal), for index >= 0
+
+  // A claim about shared-memory steps (output empty): every recorded step of
+  // `shared_op` (ld.shared / st.shared; empty: both) costs `wavefronts` and
+  // `conflicts` by the bank model (bank_model.h), or at least `min_conflicts`;
+  // -1 leaves a figure unchecked.
+  std::string shared_op{};
+  int wavefronts = -1, conflicts = -1, min_conflicts = -1;
+  // The run's parameters the claim is about (pattern=column, cols=32, ...);
+  // a run they do not describe is not checked. Unset: every run.
+  std::function<bool(const ParamValues&)> applies{};
 };
 
 struct SeedClaimResult {
@@ -71,6 +81,8 @@ struct ScenarioSpec {
   // How many input values the scenario reads, given its parameters.
   std::function<size_t(const ParamValues&)> input_count;
   std::vector<SeedClaim> seed_claims;
+  // The run's value type when it has no dtype parameter (bank: from elem).
+  std::function<DType(const ParamValues&)> dtype_of{};
 
   const ParamSpec* find_param(std::string_view param) const;
 };
@@ -100,6 +112,7 @@ ResolvedScenario resolve_scenario(const ScenarioRequest& request);
 // Fills the backend-independent part of a trace's metadata.
 void fill_trace_meta(const ResolvedScenario& resolved, Trace& trace);
 
+// The claims that apply to the trace's run (its parameters), each checked.
 std::vector<SeedClaimResult> check_seed_claims(const ScenarioSpec& spec, const Trace& trace);
 
 }  // namespace warpviz

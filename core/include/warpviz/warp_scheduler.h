@@ -40,15 +40,20 @@ struct WarpOpRequest {
   DType dtype = DType::I32;
   OpArgs args;
   uint64_t value = 0;   // bits of the supplied value / predicate
-  uint32_t addr = 0;    // shared-memory ops
+  // Shared-memory ops: the element's byte offset from its array (the trace's
+  // addr), its width, where it lives in host memory, and a store's bytes 8-15.
+  uint32_t addr = 0;
   uint8_t bytes = 0;
   uint8_t step_flags = 0;  // StepFlag bits the step should carry
+  void* shared = nullptr;
+  uint64_t value_high = 0;
 };
 
 struct WarpOpResult {
   uint64_t value = 0;
   bool ok = false;         // the op's predicate (shfl in-range, match_all pred)
   bool undefined = false;  // the result is undefined by spec
+  uint64_t value_high = 0; // a 16-byte shared load's bytes 8-15
 };
 
 struct LaunchStats {

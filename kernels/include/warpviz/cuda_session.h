@@ -70,6 +70,12 @@ class Session : public SessionBase {
     return DeviceArray<T>(count, fill);
   }
 
+  // A device array holding the host code's own values.
+  template <class T>
+  DeviceArray<T> upload(const std::vector<T>& values) const {
+    return DeviceArray<T>(values);
+  }
+
   // Runs the kernel with a recorder attached. A warp that records more steps
   // than its slots makes the launch run again with more room: the scenarios'
   // kernels compute their outputs from their inputs, so a rerun is identical.

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "warpviz/scenario.h"
@@ -20,6 +21,7 @@ template <class T>
 class DeviceArray {
  public:
   explicit DeviceArray(size_t count, T fill = T{}) : data_(count, fill) {}
+  explicit DeviceArray(std::vector<T> values) : data_(std::move(values)) {}
   T* ptr() { return data_.data(); }
   const T* ptr() const { return data_.data(); }
   size_t size() const { return data_.size(); }
@@ -45,6 +47,12 @@ class Session : public SessionBase {
   template <class T>
   DeviceArray<T> alloc(size_t count, T fill = T{}) const {
     return DeviceArray<T>(count, fill);
+  }
+
+  // A "device" array holding the host code's own values.
+  template <class T>
+  DeviceArray<T> upload(const std::vector<T>& values) const {
+    return DeviceArray<T>(values);
   }
 
   template <class... KernelParams, class... Args>

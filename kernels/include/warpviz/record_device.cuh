@@ -5,6 +5,8 @@
 // [SECTION] Value bits
 // [SECTION] Writing one step
 // [SECTION] Recorded warp intrinsics
+// [SECTION] Recorded shared-memory accesses
+// [SECTION] Filling and saving a shared tile
 // [SECTION] The intrinsic names kernels use
 // [SECTION] Attaching a recorder from host code
 #pragma once
@@ -96,6 +98,8 @@ struct StepFacts {
   uint64_t in = 0, out = 0;
   int src = -1;
   bool ok = false;
+  uint32_t addr = 0;   // shared-memory steps: byte offset from the array
+  uint8_t bytes = 0;   // shared-memory steps: access width (0: not a shared step)
 };
 
 // This warp's step counter, in shared memory: per block, so shared memory left
@@ -147,12 +151,14 @@ __device__ inline void record_step(int64_t slot, const StepFacts& f) {
                     offsetof(LaneRecord, flags) == 21 && offsetof(LaneRecord, bytes) == 22,
                 "the packed store below follows LaneRecord's layout");
   const uint64_t index = uint64_t(slot) * r.steps_per_warp + seq;
-  const uint32_t addr = same_b ? 0u : uint32_t(f.b);
+  // A shared step's addr is its byte offset; a shuffle's holds a per-lane b.
+  const uint32_t addr = f.bytes ? f.addr : same_b ? 0u : uint32_t(f.b);
   const uint8_t flags = uint8_t(kLaneActive | (f.ok ? kLaneOk : 0));
   uint64_t* dst = reinterpret_cast<uint64_t*>(&r.lanes[index * kWarpSize + lane]);
   dst[0] = f.in;
   dst[1] = f.out;
-  dst[2] = uint64_t(addr) | (uint64_t(uint8_t(int8_t(f.src))) << 32) | (uint64_t(flags) << 40);
+  dst[2] = uint64_t(addr) | (uint64_t(uint8_t(int8_t(f.src))) << 32) | (uint64_t(flags) << 40) |
+           (uint64_t(f.bytes) << 48);
   if (int(lane) == group_leader) {
     DeviceStepHeader h;
     h.block = block_linear();
@@ -351,7 +357,157 @@ __device__ inline void syncwarp(uint32_t line, unsigned mask = 0xffffffffu) {
 
 __device__ inline void syncthreads(uint32_t) { __syncthreads(); }
 
+// ============================================================================
+// [SECTION] Recorded shared-memory accesses
+// ============================================================================
+// WARPVIZ_LOAD / WARPVIZ_STORE: the access is one ld.shared / st.shared of the
+// element's width in inline PTX (volatile, with a memory clobber), so the
+// compiler can neither drop it, nor merge it with a neighbour, nor split it:
+// ptxas emits exactly one LDS/STS{.U8,.U16,,.64,.128}. A recorded warp then
+// writes the step; the others only test their recorder flag.
+
+// The trace type of a shared element (as record_host.h): float F32, int I32,
+// other types of up to 4 bytes U32, 8- and 16-byte types U64 (low 8 bytes).
+template <class T>
+__host__ __device__ constexpr DType shared_dtype() {
+  if constexpr (sizeof(T) >= 8) return DType::U64;
+  else if constexpr (std::is_same_v<T, float>) return DType::F32;
+  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) == 4) return DType::I32;
+  else return DType::U32;
+}
+
+__device__ inline uint32_t shared_address(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
+
+// One LDS of sizeof(T) bytes into w (zero-extended below 4 bytes).
+template <class T>
+__device__ void lds(const T& element, uint32_t (&w)[4]) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+                "a shared access is 1, 2, 4, 8 or 16 bytes wide");
+  const uint32_t a = shared_address(&element);
+  if constexpr (sizeof(T) == 1) {
+    asm volatile("ld.shared.u8 %0, [%1];" : "=r"(w[0]) : "r"(a) : "memory");
+  } else if constexpr (sizeof(T) == 2) {
+    asm volatile("ld.shared.u16 %0, [%1];" : "=r"(w[0]) : "r"(a) : "memory");
+  } else if constexpr (sizeof(T) == 4) {
+    asm volatile("ld.shared.b32 %0, [%1];" : "=r"(w[0]) : "r"(a) : "memory");
+  } else if constexpr (sizeof(T) == 8) {
+    asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w[0]), "=r"(w[1]) : "r"(a) : "memory");
+  } else {
+    asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3]) : "r"(a) : "memory");
+  }
+}
+
+// One STS of sizeof(T) bytes from w (the low bytes below 4 bytes).
+template <class T>
+__device__ void sts(T& element, const uint32_t (&w)[4]) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+                "a shared access is 1, 2, 4, 8 or 16 bytes wide");
+  const uint32_t a = shared_address(&element);
+  if constexpr (sizeof(T) == 1) {
+    asm volatile("st.shared.u8 [%0], %1;" : : "r"(a), "r"(w[0]) : "memory");
+  } else if constexpr (sizeof(T) == 2) {
+    asm volatile("st.shared.u16 [%0], %1;" : : "r"(a), "r"(w[0]) : "memory");
+  } else if constexpr (sizeof(T) == 4) {
+    asm volatile("st.shared.b32 [%0], %1;" : : "r"(a), "r"(w[0]) : "memory");
+  } else if constexpr (sizeof(T) == 8) {
+    asm volatile("st.shared.v2.b32 [%0], {%1, %2};" : : "r"(a), "r"(w[0]), "r"(w[1]) : "memory");
+  } else {
+    asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" : : "r"(a), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3])
+                 : "memory");
+  }
+}
+
+// The step of a recorded warp: the offset from the array's start (the
+// recorder's own counters live in shared memory too, so absolute shared
+// addresses would depend on them), the width, and the value's low 8 bytes.
+template <class A, class T>
+__device__ void record_shared(Op op, uint32_t line, unsigned mask, const A& array, const T& element,
+                              const uint32_t (&w)[4]) {
+  const int64_t slot = recorded_slot();
+  if (slot < 0) return;
+  StepFacts f{op, shared_dtype<T>(), line, mask};
+  f.addr = uint32_t(reinterpret_cast<const char*>(&element) - reinterpret_cast<const char*>(&array));
+  f.bytes = uint8_t(sizeof(T));
+  const uint64_t bits = uint64_t(w[0]) | (sizeof(T) >= 8 ? uint64_t(w[1]) << 32 : 0u);
+  if (op == Op::LoadShared)
+    f.out = bits;
+  else
+    f.in = bits;
+  f.ok = true;
+  record_step(slot, f);
+}
+
+template <class A, class T>
+__device__ T load_shared(uint32_t line, const A& array, const T& element) {
+  const unsigned mask = __activemask();  // the lanes converged at the access run it
+  uint32_t w[4] = {0, 0, 0, 0};
+  lds(element, w);
+  T v;
+  memcpy(&v, w, sizeof(T));
+  record_shared(Op::LoadShared, line, mask, array, element, w);
+  return v;
+}
+
+template <class A, class T, class V>
+__device__ void store_shared(uint32_t line, A& array, T& element, const V& value) {
+  const T v = value;  // converted to the element's type, as `element = value` would
+  uint32_t w[4] = {0, 0, 0, 0};
+  memcpy(w, &v, sizeof(T));
+  const unsigned mask = __activemask();
+  sts(element, w);
+  record_shared(Op::StoreShared, line, mask, array, element, w);
+}
+
 }  // namespace warpviz::rec
+
+// ============================================================================
+// [SECTION] Filling and saving a shared tile
+// ============================================================================
+// A block-wide copy into (fill_shared) or out of (save_shared) shared memory
+// that is no recorded access and no LDS/STS at all, so that Nsight Compute's
+// shared ld/st counters of a bank scenario see only its recorded access:
+// fill_shared uses cp.async (LDGSTS, global -> shared, counted as
+// _op_ldgsts), save_shared the sm_90 bulk copy engine (shared -> global).
+// Every thread of the block calls them; bytes must be a multiple of 16 and
+// both pointers 16-byte aligned.
+
+namespace warpviz {
+
+// Complete for the block after the caller's __syncthreads.
+__device__ inline void fill_shared(void* shared_dst, const void* global_src, size_t bytes) {
+  const uint32_t dst = rec::shared_address(shared_dst);
+  const char* src = static_cast<const char*>(global_src);
+  for (size_t i = rec::thread_linear(); i < bytes / 16; i += rec::block_size())
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 16;" : : "r"(dst + uint32_t(16 * i)), "l"(src + 16 * i)
+                 : "memory");
+  asm volatile("cp.async.commit_group;" : : : "memory");
+  asm volatile("cp.async.wait_group 0;" : : : "memory");
+}
+
+// Includes a __syncthreads: every earlier shared access of the block lands first.
+__device__ inline void save_shared(void* global_dst, const void* shared_src, size_t bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // The bulk copy reads through the async proxy: each thread's own stores
+  // must be made visible to that proxy before the barrier (fence.proxy.async).
+  asm volatile("fence.proxy.async.shared::cta;" : : : "memory");
+  __syncthreads();
+  if (rec::thread_linear() == 0) {
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"
+                 : : "l"(global_dst), "r"(rec::shared_address(shared_src)), "r"(uint32_t(bytes)) : "memory");
+    asm volatile("cp.async.bulk.commit_group;" : : : "memory");
+    asm volatile("cp.async.bulk.wait_group 0;" : : : "memory");
+  }
+#else
+  // Before sm_90 there is no bulk copy: plain copies (these do count as LDS).
+  __syncthreads();
+  const uint32_t* src = static_cast<const uint32_t*>(shared_src);
+  uint32_t* dst = static_cast<uint32_t*>(global_dst);
+  for (size_t i = rec::thread_linear(); i < bytes / 4; i += rec::block_size()) dst[i] = src[i];
+#endif
+}
+
+}  // namespace warpviz
 
 // ============================================================================
 // [SECTION] The intrinsic names kernels use

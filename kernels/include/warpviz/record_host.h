@@ -4,6 +4,7 @@
 //
 // [SECTION] CUDA keywords and built-in variables
 // [SECTION] Recorded warp intrinsics
+// [SECTION] Recorded shared-memory accesses
 // [SECTION] Bit intrinsics and float math
 // [SECTION] The intrinsic names kernels use
 // [SECTION] Cooperative groups
@@ -11,6 +12,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <stdexcept>
 #include <type_traits>
 
 #include "warpviz/gpu_float.h"
@@ -32,6 +35,9 @@ using device_f64 = GpuDouble;
 #define __host__
 #define __forceinline__ inline
 #define __inline__ inline
+// `__shared__ __align__(128) float tile[32][33];`: a GNU attribute, because
+// alignas may not stand between thread_local and the type.
+#define __align__(n) __attribute__((aligned(n)))
 // Blocks run one at a time per OS thread, so a thread_local static is exactly
 // one block's shared memory.
 #define __shared__ thread_local
@@ -43,6 +49,17 @@ using device_f64 = GpuDouble;
 #define warpSize 32
 
 using dim3 = warpviz::Dim3;
+
+// The CUDA vector types the scenarios use, with CUDA's alignment (a uint4
+// load is one 16-byte access).
+struct alignas(8) uint2 {
+  unsigned x, y;
+};
+struct alignas(16) uint4 {
+  unsigned x, y, z, w;
+};
+inline uint2 make_uint2(unsigned x, unsigned y) { return uint2{x, y}; }
+inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return uint4{x, y, z, w}; }
 
 // ============================================================================
 // [SECTION] Recorded warp intrinsics
@@ -140,6 +157,99 @@ inline uint32_t thread_linear() { return emu::current_thread().linear_tid; }
 inline uint32_t block_size() { return uint32_t(emu::current_thread().block_dim.count()); }
 
 }  // namespace warpviz::rec
+
+// ============================================================================
+// [SECTION] Recorded shared-memory accesses
+// ============================================================================
+// WARPVIZ_LOAD(array, element) / WARPVIZ_STORE(array, element, value): one
+// warp-wide LDS/STS of the element's width. The lanes converged at the call
+// form the step; the recorded address is the element's byte offset from the
+// start of `array` (shared arrays are 128-byte aligned, so its bank is the
+// hardware's).
+
+namespace warpviz::rec {
+
+// The trace type of a shared element: float F32, int I32, other types of up
+// to 4 bytes U32, 8- and 16-byte types U64 (the low 8 bytes are recorded).
+template <class T>
+constexpr DType shared_dtype() {
+  if constexpr (sizeof(T) >= 8) return DType::U64;
+  else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, GpuFloat>) return DType::F32;
+  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) == 4) return DType::I32;
+  else return DType::U32;
+}
+
+template <class T>
+void check_shared_element() {
+  static_assert(std::is_trivially_copyable_v<T>, "shared elements are copied bit for bit");
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+                "a shared access is 1, 2, 4, 8 or 16 bytes wide");
+}
+
+template <class A, class T>
+uint32_t shared_offset(const A& array, const T& element) {
+  const auto* begin = reinterpret_cast<const unsigned char*>(&array);
+  const auto* at = reinterpret_cast<const unsigned char*>(&element);
+  if (at < begin || at + sizeof(T) > begin + sizeof(A))
+    throw std::out_of_range("WARPVIZ_LOAD/WARPVIZ_STORE: the element is not inside the array");
+  return uint32_t(at - begin);
+}
+
+template <class A, class T>
+emu::WarpOpRequest shared_request(Op op, uint32_t line, const A& array, const T& element) {
+  check_shared_element<T>();
+  emu::WarpOpRequest r = request(op, line, 0, shared_dtype<T>(), 0);  // no mask: like __activemask
+  r.addr = shared_offset(array, element);
+  r.bytes = uint8_t(sizeof(T));
+  r.shared = const_cast<void*>(static_cast<const void*>(&element));
+  return r;
+}
+
+template <class A, class T>
+T load_shared(uint32_t line, const A& array, const T& element) {
+  const emu::WarpOpResult res = emu::warp_collective(shared_request(Op::LoadShared, line, array, element));
+  unsigned char bytes[16];
+  std::memcpy(bytes, &res.value, 8);
+  std::memcpy(bytes + 8, &res.value_high, 8);
+  T v;
+  std::memcpy(&v, bytes, sizeof(T));
+  return v;
+}
+
+template <class A, class T, class V>
+void store_shared(uint32_t line, A& array, T& element, const V& value) {
+  const T v = value;  // converted to the element's type, as `element = value` would
+  unsigned char bytes[16] = {};
+  std::memcpy(bytes, &v, sizeof(T));
+  emu::WarpOpRequest r = shared_request(Op::StoreShared, line, array, element);
+  std::memcpy(&r.value, bytes, 8);
+  std::memcpy(&r.value_high, bytes + 8, 8);
+  emu::warp_collective(r);
+}
+
+}  // namespace warpviz::rec
+
+namespace warpviz {
+
+// A block-wide copy into (fill_shared) or out of (save_shared) shared memory
+// that is no recorded access: on the GPU it goes through the async copy
+// engines (cp.async / the bulk copy), so the kernel's LDS/STS counters in
+// Nsight Compute see only the recorded accesses. Every thread of the block
+// calls it; fill_shared is complete for the block after __syncthreads.
+// bytes must be a multiple of 16, both pointers 16-byte aligned.
+inline void fill_shared(void* shared_dst, const void* global_src, size_t bytes) {
+  const size_t chunks = bytes / 16, stride = rec::block_size();
+  for (size_t i = rec::thread_linear(); i < chunks; i += stride)
+    std::memcpy(static_cast<unsigned char*>(shared_dst) + 16 * i,
+                static_cast<const unsigned char*>(global_src) + 16 * i, 16);
+}
+// Includes a __syncthreads: every earlier shared access of the block lands first.
+inline void save_shared(void* global_dst, const void* shared_src, size_t bytes) {
+  emu::block_barrier(0);
+  if (rec::thread_linear() == 0) std::memcpy(global_dst, shared_src, bytes);
+}
+
+}  // namespace warpviz
 
 // ============================================================================
 // [SECTION] Bit intrinsics and float math

@@ -20,3 +20,9 @@
 #define __reduce_or_sync(mask, v) ::warpviz::rec::redux(::warpviz::Op::ReduxOr, __LINE__, mask, unsigned(v))
 #define __reduce_xor_sync(mask, v) ::warpviz::rec::redux(::warpviz::Op::ReduxXor, __LINE__, mask, unsigned(v))
 #define __syncwarp(...) ::warpviz::rec::syncwarp(__LINE__ __VA_OPT__(, ) __VA_ARGS__)
+
+// Shared-memory accesses: `T v = WARPVIZ_LOAD(tile, tile[threadIdx.x][0]);`,
+// `WARPVIZ_STORE(tile, tile[threadIdx.y][threadIdx.x], v);`. The address
+// recorded is the element's byte offset from the start of the array.
+#define WARPVIZ_LOAD(array, element) ::warpviz::rec::load_shared(__LINE__, array, element)
+#define WARPVIZ_STORE(array, element, value) ::warpviz::rec::store_shared(__LINE__, array, element, value)
