@@ -35,8 +35,15 @@ namespace warpviz::app {
 // block's output is kept either way.
 constexpr uint32_t kRecordedBlocks = 8;
 
+std::vector<std::pair<const char*, bool*>> PanelVisibility::by_id() {
+  return {{"lanes", &lanes},     {"timeline", &timeline}, {"source", &source},     {"history", &history},
+          {"votes", &votes},     {"block", &block},       {"scenario", &scenario}, {"bank", &bank}};
+}
+
 AppView::AppView(view::AppSettings s) : settings(std::move(s)) {
   language = settings.language == "zh" ? view::Language::Chinese : view::Language::English;
+  for (auto [id, shown] : panels.by_id())
+    if (auto it = settings.panels.find(id); it != settings.panels.end()) *shown = it->second;
   playback.set_speed(settings.speed);
   last_request.scenario = settings.scenario;
 }
@@ -52,6 +59,11 @@ void AppView::show_trace(Trace new_trace, std::string origin) {
   playback.set_step_count(trace.steps.size());
   if (!rerun) playback.seek(0);
   source_followed_step = SIZE_MAX;
+  // A padding toggle starts its animation after this; anything else shows the new trace as it is.
+  bank_animation.stop();
+  bank_from.reset();
+  trace_has_shared = std::any_of(trace.steps.begin(), trace.steps.end(),
+                                 [](const TraceStep& step) { return op_is_shared(step.op); });
 }
 
 bool AppView::open_file(const std::string& path) {
@@ -145,7 +157,11 @@ std::string AppView::badge_text() const {
 // [SECTION] Per frame
 // ============================================================================
 
-bool AppView::update(double dt_seconds) { return playback.advance(dt_seconds); }
+bool AppView::update(double dt_seconds) {
+  const bool moved = playback.advance(dt_seconds);
+  const bool animated = bank_animation.advance(dt_seconds);  // both advance every frame
+  return moved || animated;
+}
 
 namespace {
 void draw_file_dialog(AppView& app);
@@ -164,11 +180,14 @@ void AppView::draw() {
     if (panels.history) draw_history_panel();
     if (panels.votes) draw_vote_panel();
     if (panels.block) draw_block_panel();
+    if (panels.bank && trace_has_shared) draw_bank_panel();
     if (panels.source) draw_source_panel();
     if (panels.scenario) draw_scenario_panel();
   }
   draw_file_dialog(*this);
   draw_error_popup(*this);
+  // Menu items and close buttons change the flags; settings.json saves them.
+  for (auto [id, shown] : panels.by_id()) settings.panels[id] = *shown;
 }
 
 // ============================================================================
@@ -177,7 +196,9 @@ void AppView::draw() {
 
 // Right column: scenario over source. Left: lanes, the timeline under them,
 // then history, votes and block side by side. The timeline and the menu bar
-// keep a fixed height (one font), the rest shares what is left.
+// keep a fixed height (one font), the rest shares what is left. A trace with
+// shared-memory steps gives the lower row to the bank panel, whose tile and
+// bank chart need the room; history, votes and block stack beside it.
 std::string AppView::first_use_layout(float width, float height) const {
   const float s = dpi_scale;
   // The main menu bar: one line of body type plus padding (fonts are loaded by now).
@@ -187,11 +208,10 @@ std::string AppView::first_use_layout(float width, float height) const {
   const float right_w = std::round(std::clamp(width * 0.31f, 360 * s, 620 * s));
   const float left_w = std::max(width - right_w, 200.0f);
   const float timeline_h = std::round(88 * s);
-  const float lanes_h = std::round((avail_h - timeline_h) * 0.52f);
+  const bool shared = trace_has_shared;
+  const float lanes_h = std::round((avail_h - timeline_h) * (shared ? 0.27f : 0.52f));
   const float bottom_y = top + lanes_h + timeline_h;
   const float bottom_h = avail_h - lanes_h - timeline_h;
-  const float history_w = std::round(left_w * 0.40f);
-  const float votes_w = std::round((left_w - history_w) / 2);
   const float scenario_h = std::round(avail_h * 0.54f);
 
   std::ostringstream ini;
@@ -201,9 +221,22 @@ std::string AppView::first_use_layout(float width, float height) const {
   };
   place("lanes", 0, top, left_w, lanes_h);
   place("timeline", 0, top + lanes_h, left_w, timeline_h);
-  place("history", 0, bottom_y, history_w, bottom_h);
-  place("votes", history_w, bottom_y, votes_w, bottom_h);
-  place("block", history_w + votes_w, bottom_y, left_w - history_w - votes_w, bottom_h);
+  if (shared) {
+    const float bank_w = std::round(left_w * 0.78f);
+    const float side_w = left_w - bank_w, third = std::round(bottom_h / 3);
+    place("bank", 0, bottom_y, bank_w, bottom_h);
+    place("history", bank_w, bottom_y, side_w, bottom_h - 2 * third);
+    place("votes", bank_w, bottom_y + bottom_h - 2 * third, side_w, third);
+    place("block", bank_w, bottom_y + bottom_h - third, side_w, third);
+  } else {
+    const float history_w = std::round(left_w * 0.40f);
+    const float votes_w = std::round((left_w - history_w) / 2);
+    place("history", 0, bottom_y, history_w, bottom_h);
+    place("votes", history_w, bottom_y, votes_w, bottom_h);
+    place("block", history_w + votes_w, bottom_y, left_w - history_w - votes_w, bottom_h);
+    // Shown once a trace with shared-memory steps is: over the lower row, where it fits.
+    place("bank", 0, bottom_y, left_w, bottom_h);
+  }
   place("scenario", left_w, top, right_w, scenario_h);
   place("source", left_w, top + scenario_h, right_w, avail_h - scenario_h);
   return ini.str();
@@ -230,6 +263,8 @@ void AppView::draw_menu_bar() {
     ImGui::MenuItem(tr(view::Text::PanelHistory), nullptr, &panels.history);
     ImGui::MenuItem(tr(view::Text::PanelVotes), nullptr, &panels.votes);
     ImGui::MenuItem(tr(view::Text::PanelBlock), nullptr, &panels.block);
+    // Only traces with shared-memory steps have a bank view (bank, transpose).
+    ImGui::MenuItem(tr(view::Text::PanelBank), nullptr, &panels.bank, trace_has_shared);
     ImGui::MenuItem(tr(view::Text::PanelScenario), nullptr, &panels.scenario);
     ImGui::Separator();
     ImGui::MenuItem(tr(view::Text::Hex), "H", &hex);

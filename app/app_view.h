@@ -5,12 +5,15 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "warpviz/backends.h"
 #include "warpviz/scenario.h"
 #include "warpviz/trace.h"
+#include "warpviz/view/bank_view.h"
 #include "warpviz/view/playback.h"
 #include "warpviz/view/settings.h"
 #include "warpviz/view/strings.h"
@@ -22,7 +25,10 @@ namespace warpviz::app {
 class LaneRenderer;  // lane_renderer.h: the GLSL cells and arrows
 
 struct PanelVisibility {
-  bool lanes = true, timeline = true, source = true, history = true, votes = true, block = true, scenario = true;
+  bool lanes = true, timeline = true, source = true, history = true, votes = true, block = true, scenario = true,
+       bank = true;
+  // Each flag by its window id ("lanes", ..., "bank"): what settings.json saves.
+  std::vector<std::pair<const char*, bool*>> by_id();
 };
 
 // A key press as GLFW reports it (key code, modifier bits), queued until the
@@ -70,6 +76,7 @@ class AppView {
   void draw_vote_panel();      // vote_panel.cpp
   void draw_block_panel();     // block_panel.cpp
   void draw_scenario_panel();  // scenario_panel.cpp
+  void draw_bank_panel();      // bank_panel.cpp
   void draw_presentation();    // lane_panel.cpp: lanes and op only, full window
 
   // Shared by panels: the text of a UI word in the current language.
@@ -90,6 +97,7 @@ class AppView {
   view::AppSettings settings;
   Trace trace;
   std::string trace_origin;            // shown in the badge with the device
+  bool trace_has_shared = false;       // any ld.shared / st.shared step: the bank panel shows
   view::Playback playback;
   view::Language language = view::Language::English;
   bool hex = false;                    // values as hex bits
@@ -111,6 +119,12 @@ class AppView {
   std::string file_dialog_path;
   std::string scenario_error;           // scenario panel: why the edited request does not run
   size_t source_followed_step = SIZE_MAX;  // source panel: the step it last scrolled to
+  // Bank panel: the padding toggle re-runs the scenario with the other `cols`;
+  // the old trace's frame is where the animation to the new one starts.
+  std::optional<view::BankFrame> bank_from;
+  view::BankAnimation bank_animation;
+  // Re-runs the bank/transpose scenario with cols 32 <-> 33 and starts the animation.
+  void toggle_bank_padding();
   // Filled by main's GLFW key callback: Dear ImGui 1.86 samples key state once
   // a frame and would miss a tap shorter than a frame.
   std::vector<KeyPress> key_presses;

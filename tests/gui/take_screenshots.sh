@@ -5,7 +5,7 @@
 #
 # Each view at 1600x900 under Xvfb; the vote, compaction, match and block
 # views are cropped to the lower row of panels (history | votes | block) of
-# the first-use layout. PNGs are re-deflated with zlib level 9, which stb's
+# the first-use layout, the bank views to the bank panel. PNGs are re-deflated with zlib level 9, which stb's
 # own encoder does not reach, to keep the repository small.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,6 +22,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 lower_row=0,528,1104,372  # history | votes | block at 1600x900
+bank_panel=0,346,861,554  # the bank panel of a bank trace's first-use layout
 
 # shot NAME REGION|full WARPVIZ ARGS...
 shot() {
@@ -59,4 +60,6 @@ shot compact_slots "$lower_row" --scenario compact --step 0
 shot match_groups "$lower_row" --scenario match --step 0
 shot block_reduce_sum "$lower_row" --scenario reduce_sum --step 7
 shot presentation full --scenario warp_sum --step 1 --presentation
+shot bank_unpadded "$bank_panel" --scenario bank --set pattern=column --set cols=32
+shot bank_padded "$bank_panel" --scenario bank --set pattern=column --set cols=33
 shot chinese_ui full --scenario reduce_int --step 7 --lang zh

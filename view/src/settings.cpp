@@ -112,6 +112,13 @@ AppSettings load_settings(const std::string& path, std::string* warning) {
              [](const std::string& s) { return s == "en" || s == "zh"; }, &problems);
   read_field(doc, "speed", &settings.speed,
              [](double v) { return std::isfinite(v) && v >= kMinSpeed && v <= kMaxSpeed; }, &problems);
+  read_field(doc, "panels", &settings.panels,
+             [](const std::map<std::string, bool>& m) {
+               for (const auto& [name, shown] : m)
+                 if (name.empty()) return false;
+               return true;
+             },
+             &problems);
   if (!problems.empty()) append(warning, prefix + problems + "; using the defaults for those");
   return settings;
 }
@@ -129,6 +136,7 @@ bool save_settings(const AppSettings& settings, const std::string& path, std::st
       {"scenario", settings.scenario},
       {"language", settings.language},
       {"speed", settings.speed},
+      {"panels", settings.panels},
       {"imgui_layout", settings.imgui_layout},
   };
   // ImGui's ini text is normally UTF-8; a stray byte must not lose the whole file.

@@ -3,6 +3,7 @@
 // ignored with a message, never fatal.
 #pragma once
 
+#include <map>
 #include <string>
 
 namespace warpviz::view {
@@ -13,6 +14,9 @@ struct AppSettings {
   std::string scenario = "warp_sum";
   std::string language = "en";  // "en" or "zh"
   double speed = 1.0;
+  // Panel visibility by the panel's window id ("lanes", "bank", ...); a panel
+  // missing here keeps the app's default.
+  std::map<std::string, bool> panels;
 };
 
 // $XDG_CONFIG_HOME/warpviz/settings.json, else ~/.config/warpviz/settings.json.

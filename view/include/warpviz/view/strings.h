@@ -13,6 +13,9 @@ enum class Text {
   Ballot, Predicate, Popc, Ffs, Slot, MatchGroups, WarpSums, BlockOutput,
   Undefined, Inactive, OutOfRange, SeedDiffers, NothingToShow, Hex,
   Read, KeptOwn, NoWarpSteps,
+  PanelBank, Wavefront, Wavefronts, Conflict, Conflicts, Broadcasts, PadTile, UnpadTile, NoSharedAccess, BankOfCell, Banks, Padding,
+  Model, Measured, LoadWavefronts, LoadConflicts, StoreWavefronts, StoreConflicts, LatencyCycles,
+  ThroughputCycles,
   Count  // keep last
 };
 
