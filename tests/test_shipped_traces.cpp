@@ -1,14 +1,19 @@
 // The traces shipped in assets/traces/ (one per scenario, recorded on an H200
 // with the GPU backend) against the CPU emulator: the request each trace
 // records (scenario, parameters, input) is run again on the emulator, and the
-// two traces must be identical, undefined lanes' values excepted.
+// two traces must be identical, undefined lanes' values excepted. The
+// shared-memory traces (bank_*.wvt, transpose_*.wvt, recorded with
+// `warpviz-cli profile`) also carry ncu's counters and the measured cycles:
+// the counters must equal the bank model's totals over the trace's steps.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "trace_compare.h"
+#include "warpviz/bank_model.h"
 #include "warpviz/backends.h"
 #include "warpviz/scenario.h"
 #include "warpviz/trace_io.h"
@@ -30,30 +35,24 @@ Trace rerun_on_cpu(const Trace& shipped) {
   return run_scenario_cpu(resolve_scenario(request), emu::RecordFilter{});
 }
 
-void check_shipped_trace(const ScenarioSpec& spec) {
-  // Prepare: the file must exist and load.
-  const std::string path = shipped_path(spec.name);
+// Loads and checks one shipped trace; returns it (empty on failure).
+Trace check_shipped_file(const std::string& path, const std::string& scenario) {
   INFO("shipped trace " << path);
-  if (!std::filesystem::exists(path)) {
-    FAIL_CHECK("missing shipped trace assets/traces/" << spec.name << ".wvt: record it on an H200 with "
-               "`warpviz-cli run " << spec.name << " --backend cuda -o assets/traces/" << spec.name << ".wvt`");
-    return;
-  }
   Trace shipped;
   try {
     shipped = load_trace(path);
   } catch (const TraceFileError& e) {
     FAIL_CHECK("cannot load it: " << e.what());
-    return;
+    return {};
   }
   // It says it came from the GPU backend on an H200, for this scenario.
   CHECK(shipped.meta.backend == "cuda");
   CHECK(!shipped.meta.device.empty());
   CHECK(shipped.meta.device.find("H200") != std::string::npos);
   CHECK(shipped.meta.compute_capability == "9.0");
-  CHECK(shipped.meta.scenario == spec.name);
+  CHECK(shipped.meta.scenario == scenario);
   CHECK_FALSE(shipped.overflow);  // a prefix of the steps would not show the whole run
-  if (shipped.meta.scenario != spec.name) return;
+  if (shipped.meta.scenario != scenario) return {};
 
   // Run: the same request on the emulator.
   Trace cpu;
@@ -61,7 +60,7 @@ void check_shipped_trace(const ScenarioSpec& spec) {
     cpu = rerun_on_cpu(shipped);
   } catch (const std::exception& e) {
     FAIL_CHECK("the emulator cannot rerun its request (input '" << shipped.meta.input_spec << "'): " << e.what());
-    return;
+    return {};
   }
 
   // Verify: metadata, steps, lane flags and values, outputs.
@@ -69,6 +68,35 @@ void check_shipped_trace(const ScenarioSpec& spec) {
   INFO("input " << shipped.meta.input_spec << "; steps: shipped " << shipped.steps.size() << ", cpu "
                 << cpu.steps.size() << "\n" << cmp.describe("shipped", "cpu"));
   CHECK(cmp.equal());
+  return shipped;
+}
+
+void check_shipped_trace(const ScenarioSpec& spec) {
+  const std::string path = shipped_path(spec.name);
+  if (!std::filesystem::exists(path)) {
+    FAIL_CHECK("missing shipped trace assets/traces/" << spec.name << ".wvt: record it on an H200 with "
+               "`warpviz-cli run " << spec.name << " --backend cuda -o assets/traces/" << spec.name << ".wvt`");
+    return;
+  }
+  check_shipped_file(path, spec.name);
+}
+
+// The shipped traces of shared-memory scenarios, by file name.
+std::vector<std::pair<std::string, std::string>> shared_memory_traces() {
+  std::vector<std::pair<std::string, std::string>> found;  // (path, scenario)
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(WARPVIZ_SOURCE_DIR) + "/assets/traces")) {
+    const std::string name = entry.path().filename().string();
+    for (const char* scenario : {"bank", "transpose"})
+      if (name.rfind(std::string(scenario) + "_", 0) == 0 && entry.path().extension() == ".wvt")
+        found.emplace_back(entry.path().string(), scenario);
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+double measured(const Trace& t, const std::string& name) {
+  const auto it = t.meta.measurements.find(name);
+  return it == t.meta.measurements.end() ? -1.0 : it->second;
 }
 
 }  // namespace
@@ -78,4 +106,39 @@ TEST_CASE("every scenario ships an H200 trace that matches the CPU emulator", "[
     INFO("scenario " << spec.name);
     check_shipped_trace(spec);
   }
+}
+
+TEST_CASE("shipped shared-memory traces: ncu's counters equal the bank model's", "[traces][bank]") {
+  const auto traces = shared_memory_traces();
+  REQUIRE(traces.size() >= 4);  // at least bank column 32/33 and transpose 32/33
+  for (const auto& [path, scenario] : traces) {
+    INFO(path);
+    const Trace shipped = check_shipped_file(path, scenario);
+    if (shipped.steps.empty()) continue;
+    // Every warp was recorded (profile records all), so the model's totals are
+    // the kernel's, which is what ncu counted with recording off.
+    const SharedTotals model = shared_totals(shipped);
+    const std::string ld = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+    const std::string st = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+    const std::string ld_conf = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
+    const std::string st_conf = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
+    CHECK(measured(shipped, "ncu." + ld) == double(model.load_wavefronts));
+    CHECK(measured(shipped, "ncu." + st) == double(model.store_wavefronts));
+    CHECK(measured(shipped, "ncu." + ld_conf) == double(model.load_conflicts));
+    CHECK(measured(shipped, "ncu." + st_conf) == double(model.store_conflicts));
+    if (scenario == "bank") {
+      CHECK(measured(shipped, "latency_cycles") > 0);
+      CHECK(measured(shipped, "throughput_cycles") > 0);
+    }
+  }
+}
+
+TEST_CASE("shipped H200 figures: the 32-way column read costs at least 25x the padded one", "[traces][bank]") {
+  const std::string dir = std::string(WARPVIZ_SOURCE_DIR) + "/assets/traces/";
+  const Trace unpadded = load_trace(dir + "bank_column_32.wvt");
+  const Trace padded = load_trace(dir + "bank_column_33.wvt");
+  const double slow = measured(unpadded, "throughput_cycles"), fast = measured(padded, "throughput_cycles");
+  INFO("throughput: tile[32][32] column " << slow << " cycles, tile[32][33] column " << fast << " cycles");
+  REQUIRE(fast > 0);
+  CHECK(slow / fast >= 25.0);
 }
