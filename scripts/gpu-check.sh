@@ -2,24 +2,35 @@
 # The one GPU run: on a machine with an NVIDIA GPU, given a build made with
 # CUDA, runs every GPU test, records the shipped traces, runs the capture
 # benchmark and the example, and prints a summary.
-#   scripts/gpu-check.sh [BUILD_DIR] [OUT_DIR]
+#   scripts/gpu-check.sh [BUILD_DIR] [RESULTS_DIR]
 # The build may be carried from another machine: BUILD_DIR/lib holds the
 # shared libraries it needs (libboost_context), put there before the copy.
+# WARPVIZ_GPU_CHECK picks sections (default: all of them):
+#   tests traces bank sass bench example
+# RESULTS_DIR ends up with three files: summary.txt, traces.tar (the shipped
+# traces recorded here) and logs.tar (every log).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
-out=${2:-${OUT:-/tmp/warpviz-gpu}}
-mkdir -p "$out/traces"
+results=${2:-${OUT:-/tmp/warpviz-gpu}}
+sections=" ${WARPVIZ_GPU_CHECK:-tests traces bank sass bench example} "
+wanted() { [[ $sections == *" $1 "* ]]; }
+out=$(mktemp -d)
+mkdir -p "$results" "$out/traces" "$out/logs"
 export LD_LIBRARY_PATH="$PWD/$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 cli="$build/cli/warpviz-cli"
 summary=()
 
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/logs/gpu.txt"
+summary+=("GPU: $(cat "$out/logs/gpu.txt")")
 
+if wanted tests; then
 echo "== GPU tests: every scenario on both backends, bit for bit"
-"$build/tests/test_gpu" 2>&1 | tee "$out/test_gpu.log" | tail -40
+"$build/tests/test_gpu" 2>&1 | tee "$out/logs/test_gpu.log" | tail -40
 summary+=("test_gpu: exit ${PIPESTATUS[0]}")
+fi
 
+if wanted traces; then
 echo "== shipped traces: one per scenario, recorded here"
 scenarios=$("$cli" list --json | python3 -c 'import json,sys; print(" ".join(s["name"] for s in json.load(sys.stdin)))')
 recorded=0 equal=0
@@ -38,7 +49,9 @@ for s in $scenarios; do
   rm -f "$out/record_$s.log"
 done
 summary+=("shipped traces: $recorded recorded, $equal equal to the CPU emulator")
+fi
 
+if wanted bank; then
 echo "== bank traces: warpviz-cli profile (bank model vs ncu, latency and throughput cycles)"
 # name scenario NAME=VALUE...
 bank_cases=(
@@ -67,7 +80,7 @@ for c in "${bank_cases[@]}"; do
   read -r name scenario kvs <<<"$c"
   sets=()
   for kv in $kvs; do sets+=(--set "$kv"); done
-  log="$out/profile_$name.log"
+  log="$out/logs/profile_$name.log"
   "$cli" profile "$scenario" "${sets[@]}" -o "$out/traces/$name.wvt" >"$log" 2>&1
   rc=$?
   [[ -s "$out/traces/$name.wvt" ]] && profiled=$((profiled + 1))
@@ -88,27 +101,52 @@ for c in "${bank_cases[@]}"; do
   bank_table+=("$(printf '%-22s %-28s %-14s thr %8s lat %8s  %s' "$name" "$verdict" "$cpu_same" "${tput:--}" "${lat:--}" "$wf")")
 done
 printf '  %s\n' "${bank_table[@]}"
-t32=$(awk '/^  throughput /{print $2; exit}' "$out/profile_bank_column_32.log")
-t33=$(awk '/^  throughput /{print $2; exit}' "$out/profile_bank_column_33.log")
+t32=$(awk '/^  throughput /{print $2; exit}' "$out/logs/profile_bank_column_32.log")
+t33=$(awk '/^  throughput /{print $2; exit}' "$out/logs/profile_bank_column_33.log")
+l32=$(awk '/^  latency /{print $2; exit}' "$out/logs/profile_bank_column_32.log")
+l33=$(awk '/^  latency /{print $2; exit}' "$out/logs/profile_bank_column_33.log")
 ratio=$(python3 -c "import sys; a, b = sys.argv[1:]; print(f'{float(a) / float(b):.1f}')" "${t32:-nan}" "${t33:-nan}" 2>/dev/null || echo "n/a")
 ratio_ok=$(python3 -c "import sys; print('PASS' if float(sys.argv[1]) >= 25 else 'MISS')" "$ratio" 2>/dev/null || echo "MISS")
 echo "  column read, cols=32 vs cols=33: throughput ${t32:-?} vs ${t33:-?} SM cycles per warp-access: ${ratio}x (goal >= 25x): $ratio_ok"
 summary+=("bank traces: $profiled of ${#bank_cases[@]} profiled, $matched with every ncu counter matching the model, $bank_equal equal to the CPU emulator")
 summary+=("bank column cols=32 / cols=33 throughput: ${ratio}x (goal >= 25x): $ratio_ok")
-(cd "$out" && tar cf traces.tar traces && rm -rf traces)
+lratio=$(python3 -c "import sys; a, b = sys.argv[1:]; print(f'{float(a) / float(b):.2f}')" "${l32:-nan}" "${l33:-nan}" 2>/dev/null || echo "n/a")
+summary+=("bank column cols=32 / cols=33 latency: ${l32:-?} vs ${l33:-?} cycles per access: ${lratio}x (the article says x32)")
+printf '  %s\n' "${bank_table[@]}" >"$out/logs/bank_table.txt"
+fi
 
+if wanted sass; then
+echo "== SASS of the shared-memory kernels: the recorded accesses are single LDS/STS, the fill LDGSTS"
+# Per kernel instance: how many instructions of each shared-memory kind it has.
+cuobjdump -sass "$cli" 2>/dev/null | awk '
+  /Function :/ { fn = $3; keep = (fn ~ /bank_kernel|transpose_kernel|bank_cost|latency|throughput/) ; if (keep) order[++n] = fn; next }
+  keep && match($0, /(LDS|STS|LDGSTS|UBLKCP|UTMALDG|UTMASTG|SYNCS|LDSM|ATOMS)[.A-Z0-9]*/) { count[fn "\t" substr($0, RSTART, RLENGTH)]++ }
+  END { for (i = 1; i <= n; ++i) { line = order[i] ":"; for (k in count) { split(k, p, "\t"); if (p[1] == order[i]) line = line " " p[2] "x" count[k] } print line } }
+' | tee "$out/logs/sass_shared.txt" | cut -c1-240
+summary+=("sass: $(wc -l <"$out/logs/sass_shared.txt") kernel instances listed in logs/sass_shared.txt")
+fi
+
+if wanted bench; then
 echo "== capture benchmark"
-"$cli" bench record 2>&1 | tee "$out/bench_record.log"
+"$cli" bench record 2>&1 | tee "$out/logs/bench_record.log"
 summary+=("bench record: exit ${PIPESTATUS[0]}")
+fi
 
+if wanted example; then
 echo "== a user's kernel, recorded"
-if "$build/kernels/warpviz-example-record" "$out/example.wvt" 2>&1; then
-  "$cli" dump "$out/example.wvt" --active-only | head -30
+if "$build/kernels/warpviz-example-record" "$out/logs/example.wvt" 2>&1; then
+  "$cli" dump "$out/logs/example.wvt" --active-only | head -30
   summary+=("example: recorded and dumped")
 else
   summary+=("example: FAILED")
 fi
+fi
 
-echo "== summary"
-printf '  %s\n' "${summary[@]}"
-grep -A20 -i "summary" "$out/test_gpu.log" | tail -20
+{
+  echo "== summary"
+  printf '  %s\n' "${summary[@]}"
+  [[ -f "$out/logs/bank_table.txt" ]] && { echo "== bank traces"; cat "$out/logs/bank_table.txt"; }
+  [[ -f "$out/logs/test_gpu.log" ]] && grep -A20 -i "summary" "$out/logs/test_gpu.log" | tail -20
+} | tee "$results/summary.txt"
+(cd "$out" && tar cf "$results/traces.tar" traces && tar cf "$results/logs.tar" logs)
+rm -rf "$out"
