@@ -342,6 +342,22 @@ TEST_CASE("lane frame labels name each op's operands", "[lanes]") {
   CHECK(lane_frame(redux, 0, false).round_label == "round 1/6");
 }
 
+TEST_CASE("lane frame of shared-memory steps shows each lane's byte address", "[lanes][bank]") {
+  // tile[l][0] of a 32 x 33 float tile: lane l at byte 132 l, where it reads element 33 l.
+  const Trace load = run("bank", {{"pattern", "column"}, {"cols", "33"}});
+  REQUIRE(load.steps.size() == 1);
+  const LaneFrame lf = lane_frame(load, 0, false);
+  CHECK(lf.arrows.empty());
+  CHECK(lf.cells[0].in_text == "@0");
+  CHECK(lf.cells[5].in_text == "@660");
+  CHECK(lf.cells[5].out_text == "165");  // the fill: every element's first word is its index
+  // A store brings its value (the default input: 100 + lane) to its address.
+  const Trace store = run("bank", {{"pattern", "row"}, {"op", "store"}});
+  const LaneFrame sf = lane_frame(store, 0, false);
+  CHECK(sf.cells[3].in_text == "103");
+  CHECK(sf.cells[3].out_text == "@12");
+}
+
 // ---- votes ----------------------------------------------------------------------
 
 TEST_CASE("ballot view of the vote scenario matches the hardware's ballot", "[votes]") {

@@ -122,6 +122,12 @@ LaneFrame lane_frame(const Trace& trace, size_t index, bool hex) {
     else cell.state = CellState::Active;
     cell.in_text = value_text(step.dtype, rec.in, hex);
     cell.out_text = value_text(out_type, rec.out, hex || op_result_is_mask(step.op));
+    // A load brings an address and gets a value; a store brings a value to an
+    // address. The address (the byte offset in its array) is what the bank
+    // view is about, so it takes the row where the lane has no value.
+    const std::string address = "@" + std::to_string(rec.addr);
+    if (step.op == Op::LoadShared) cell.in_text = address;
+    if (step.op == Op::StoreShared) cell.out_text = address;
     frame.cells.push_back(cell);
 
     if (!shuffle) continue;
