@@ -414,6 +414,7 @@ bool can_pad(const AppView& app) {
 }  // namespace
 
 void AppView::toggle_bank_padding() {
+  if (!can_pad(*this)) return;
   std::optional<view::BankFrame> from = view::bank_frame(trace, view::shared_step_near(trace, playback.shown_step()));
   const int cols = from ? from->grid.tile_cols : 32;
   ScenarioRequest request = last_request;
@@ -421,7 +422,11 @@ void AppView::toggle_bank_padding() {
   auto it = std::find_if(request.sets.begin(), request.sets.end(), [](const auto& set) { return set.first == "cols"; });
   if (it != request.sets.end()) it->second = other;
   else request.sets.emplace_back("cols", other);
+  const size_t shown = playback.shown_step();
   if (!run_scenario(request, backend)) return;  // error_message says why
+  // Padding changes no step's place (transpose: the same access, moved), so
+  // the view stays on the access it showed.
+  if (shown < playback.step_count()) playback.seek(shown);
   // The old trace's layout is where the hits start from.
   bank_from = std::move(from);
   if (bank_from) bank_animation.start();

@@ -1,6 +1,7 @@
 // The keyboard: what a lecturer uses at the projector without the mouse.
 //   Space play/pause · Left/Right step · Home/End · Up/Down speed · F5 re-run
-//   F11 presentation (Esc leaves it) · H hex · L language · Ctrl+O/S/Q
+//   F11 presentation (Esc leaves it) · H hex · L language · P pad the tile (bank,
+//   transpose) · Ctrl+O/S/Q
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
@@ -48,6 +49,7 @@ void AppView::handle_keys() {
       case GLFW_KEY_F11: presentation = !presentation; break;
       case GLFW_KEY_ESCAPE: presentation = false; break;
       case GLFW_KEY_H: hex = !hex; break;
+      case GLFW_KEY_P: toggle_bank_padding(); break;  // bank and transpose only
       case GLFW_KEY_L:
         language = language == view::Language::English ? view::Language::Chinese : view::Language::English;
         break;

@@ -1020,6 +1020,13 @@ TEST_CASE("diff_traces: measurements with --meta only, by name and value", "[tra
   REQUIRE(d[2].where == "meta measurements.ncu.l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
   REQUIRE(d[2].a == "(absent)");
 
+  // A GPU trace against its CPU rerun: the rest of the metadata, not the figures.
+  meta.compare_measurements = false;
+  REQUIRE(diff_traces(a, b, meta).empty());
+  b.meta.input_spec = "ones";
+  REQUIRE(diff_traces(a, b, meta).size() == 1);
+  meta.compare_measurements = true;
+
   // The same NaN is no difference.
   Trace c = a, e = a;
   c.meta.measurements["x"] = e.meta.measurements["x"] = std::numeric_limits<double>::quiet_NaN();

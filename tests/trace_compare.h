@@ -76,11 +76,13 @@ struct TraceComparison {
 };
 
 // a and b must be the same run: compare_meta (scenario, params, dtype, input,
-// grid, block) and skip_undefined, as every GPU-vs-CPU check here does.
+// grid, block; not the measured figures) and skip_undefined, as every
+// GPU-vs-CPU check here does.
 inline TraceComparison compare_traces(const Trace& a, const Trace& b, size_t max_differences = 12) {
   TraceComparison c;
   TraceDiffOptions options;
   options.compare_meta = true;
+  options.compare_measurements = false;  // the GPU's timings and counters: no CPU run has them
   options.skip_undefined = true;
   options.max_differences = max_differences;
   c.diffs = diff_traces(a, b, options, &c.diff_total);

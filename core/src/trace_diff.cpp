@@ -61,7 +61,7 @@ std::string show_dim(const Dim3& d) {
 
 // ---- metadata -----------------------------------------------------------------
 
-void diff_meta(const TraceMeta& a, const TraceMeta& b, DiffCollector& c) {
+void diff_meta(const TraceMeta& a, const TraceMeta& b, bool measurements, DiffCollector& c) {
   c.check_text(a.scenario, b.scenario, "meta scenario");
   for (const auto& [key, value] : a.params) {
     auto it = b.params.find(key);
@@ -73,6 +73,7 @@ void diff_meta(const TraceMeta& a, const TraceMeta& b, DiffCollector& c) {
   c.check_text(a.input_spec, b.input_spec, "meta input");
   c.check(a.grid, b.grid, "meta grid", show_dim);
   c.check(a.block, b.block, "meta block", show_dim);
+  if (!measurements) return;
   // A GPU figure is compared bit for bit (NaN equals NaN); it never enters a
   // comparison of steps.
   auto text = [](double v) { return format_value(DType::F64, std::bit_cast<uint64_t>(v)); };
@@ -177,7 +178,7 @@ void diff_outputs(const Trace& a, const Trace& b, DiffCollector& c) {
 std::vector<TraceDifference> diff_traces(const Trace& a, const Trace& b,
                                          const TraceDiffOptions& options, size_t* total) {
   DiffCollector c(options.max_differences);
-  if (options.compare_meta) diff_meta(a.meta, b.meta, c);
+  if (options.compare_meta) diff_meta(a.meta, b.meta, options.compare_measurements, c);
   c.check(a.overflow, b.overflow, "overflow", show_bool);
   c.check(a.steps.size(), b.steps.size(), "step count", [](size_t n) { return std::to_string(n); });
   // Steps are compared pairwise up to the shorter trace; the count difference

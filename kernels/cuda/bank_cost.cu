@@ -31,7 +31,10 @@ constexpr uint32_t kMaxIterations = 1u << 16;
 // ============================================================================
 // [SECTION] The access as one PTX instruction
 // ============================================================================
-// `addr` is a shared-window address (cvta.to.shared). Each load returns its
+// `addr` is a shared-window address (cvta.to.shared). The PTX is
+// ld/st.volatile: `asm volatile` only binds nvcc, and ptxas would otherwise
+// merge repeated loads of one address and drop repeated stores (seen on the
+// H200: the throughput loop kept 4 of its 32 LDS). Each load returns its
 // first 32-bit word (the dependency of the latency chain) and the XOR of all
 // its words (what the throughput loop accumulates). ld.shared.u8/u16 zero-extend
 // into the 32-bit register; st.shared.u8/u16 store its low bits.
@@ -44,31 +47,31 @@ __device__ __forceinline__ Loaded shared_load(uint32_t addr);
 template <>
 __device__ __forceinline__ Loaded shared_load<1>(uint32_t addr) {
   uint32_t v;
-  asm volatile("ld.shared.u8 %0, [%1];" : "=r"(v) : "r"(addr));
+  asm volatile("ld.volatile.shared.u8 %0, [%1];" : "=r"(v) : "r"(addr));
   return {v, v};
 }
 template <>
 __device__ __forceinline__ Loaded shared_load<2>(uint32_t addr) {
   uint32_t v;
-  asm volatile("ld.shared.u16 %0, [%1];" : "=r"(v) : "r"(addr));
+  asm volatile("ld.volatile.shared.u16 %0, [%1];" : "=r"(v) : "r"(addr));
   return {v, v};
 }
 template <>
 __device__ __forceinline__ Loaded shared_load<4>(uint32_t addr) {
   uint32_t v;
-  asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(addr));
+  asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v) : "r"(addr));
   return {v, v};
 }
 template <>
 __device__ __forceinline__ Loaded shared_load<8>(uint32_t addr) {
   uint32_t x, y;
-  asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(addr));
+  asm volatile("ld.volatile.shared.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(addr));
   return {x, x ^ y};
 }
 template <>
 __device__ __forceinline__ Loaded shared_load<16>(uint32_t addr) {
   uint32_t x, y, z, w;
-  asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(addr));
+  asm volatile("ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(addr));
   return {x, x ^ y ^ z ^ w};
 }
 
@@ -76,23 +79,23 @@ template <int Bytes>
 __device__ __forceinline__ void shared_store(uint32_t addr, uint32_t v);
 template <>
 __device__ __forceinline__ void shared_store<1>(uint32_t addr, uint32_t v) {
-  asm volatile("st.shared.u8 [%0], %1;" ::"r"(addr), "r"(v));
+  asm volatile("st.volatile.shared.u8 [%0], %1;" ::"r"(addr), "r"(v));
 }
 template <>
 __device__ __forceinline__ void shared_store<2>(uint32_t addr, uint32_t v) {
-  asm volatile("st.shared.u16 [%0], %1;" ::"r"(addr), "r"(v));
+  asm volatile("st.volatile.shared.u16 [%0], %1;" ::"r"(addr), "r"(v));
 }
 template <>
 __device__ __forceinline__ void shared_store<4>(uint32_t addr, uint32_t v) {
-  asm volatile("st.shared.u32 [%0], %1;" ::"r"(addr), "r"(v));
+  asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"(addr), "r"(v));
 }
 template <>
 __device__ __forceinline__ void shared_store<8>(uint32_t addr, uint32_t v) {
-  asm volatile("st.shared.v2.u32 [%0], {%1, %1};" ::"r"(addr), "r"(v));
+  asm volatile("st.volatile.shared.v2.u32 [%0], {%1, %1};" ::"r"(addr), "r"(v));
 }
 template <>
 __device__ __forceinline__ void shared_store<16>(uint32_t addr, uint32_t v) {
-  asm volatile("st.shared.v4.u32 [%0], {%1, %1, %1, %1};" ::"r"(addr), "r"(v));
+  asm volatile("st.volatile.shared.v4.u32 [%0], {%1, %1, %1, %1};" ::"r"(addr), "r"(v));
 }
 
 extern __shared__ __align__(128) unsigned char bank_cost_shared[];

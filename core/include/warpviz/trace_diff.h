@@ -16,6 +16,8 @@ struct TraceDifference {
 struct TraceDiffOptions {
   bool compare_meta = false;      // scenario, params, dtype, input, grid, block and the
                                   // measurements; backend/device/tool version differ by design
+  bool compare_measurements = true;  // with compare_meta: also the GPU-measured figures
+                                     // (off where a GPU trace meets its CPU rerun)
   bool skip_undefined = true;     // lanes flagged undefined in either trace: values not compared
   size_t max_differences = 20;
 };

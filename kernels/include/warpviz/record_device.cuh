@@ -360,10 +360,11 @@ __device__ inline void syncthreads(uint32_t) { __syncthreads(); }
 // ============================================================================
 // [SECTION] Recorded shared-memory accesses
 // ============================================================================
-// WARPVIZ_LOAD / WARPVIZ_STORE: the access is one ld.shared / st.shared of the
-// element's width in inline PTX (volatile, with a memory clobber), so the
-// compiler can neither drop it, nor merge it with a neighbour, nor split it:
-// ptxas emits exactly one LDS/STS{.U8,.U16,,.64,.128}. A recorded warp then
+// WARPVIZ_LOAD / WARPVIZ_STORE: the access is one ld/st.volatile.shared of
+// the element's width in inline PTX (asm volatile, with a memory clobber), so
+// neither nvcc nor ptxas can drop it, merge it with a neighbour or split it:
+// ptxas emits exactly one LDS/STS{.U8,.U16,,.64,.128}, and ncu counts what the
+// trace holds. (Without .volatile ptxas merges repeated loads of an address.) A recorded warp then
 // writes the step; the others only test their recorder flag.
 
 // The trace type of a shared element (as record_host.h): float F32, int I32,
@@ -385,15 +386,15 @@ __device__ void lds(const T& element, uint32_t (&w)[4]) {
                 "a shared access is 1, 2, 4, 8 or 16 bytes wide");
   const uint32_t a = shared_address(&element);
   if constexpr (sizeof(T) == 1) {
-    asm volatile("ld.shared.u8 %0, [%1];" : "=r"(w[0]) : "r"(a) : "memory");
+    asm volatile("ld.volatile.shared.u8 %0, [%1];" : "=r"(w[0]) : "r"(a) : "memory");
   } else if constexpr (sizeof(T) == 2) {
-    asm volatile("ld.shared.u16 %0, [%1];" : "=r"(w[0]) : "r"(a) : "memory");
+    asm volatile("ld.volatile.shared.u16 %0, [%1];" : "=r"(w[0]) : "r"(a) : "memory");
   } else if constexpr (sizeof(T) == 4) {
-    asm volatile("ld.shared.b32 %0, [%1];" : "=r"(w[0]) : "r"(a) : "memory");
+    asm volatile("ld.volatile.shared.b32 %0, [%1];" : "=r"(w[0]) : "r"(a) : "memory");
   } else if constexpr (sizeof(T) == 8) {
-    asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w[0]), "=r"(w[1]) : "r"(a) : "memory");
+    asm volatile("ld.volatile.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w[0]), "=r"(w[1]) : "r"(a) : "memory");
   } else {
-    asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+    asm volatile("ld.volatile.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
                  : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3]) : "r"(a) : "memory");
   }
 }
@@ -405,15 +406,15 @@ __device__ void sts(T& element, const uint32_t (&w)[4]) {
                 "a shared access is 1, 2, 4, 8 or 16 bytes wide");
   const uint32_t a = shared_address(&element);
   if constexpr (sizeof(T) == 1) {
-    asm volatile("st.shared.u8 [%0], %1;" : : "r"(a), "r"(w[0]) : "memory");
+    asm volatile("st.volatile.shared.u8 [%0], %1;" : : "r"(a), "r"(w[0]) : "memory");
   } else if constexpr (sizeof(T) == 2) {
-    asm volatile("st.shared.u16 [%0], %1;" : : "r"(a), "r"(w[0]) : "memory");
+    asm volatile("st.volatile.shared.u16 [%0], %1;" : : "r"(a), "r"(w[0]) : "memory");
   } else if constexpr (sizeof(T) == 4) {
-    asm volatile("st.shared.b32 [%0], %1;" : : "r"(a), "r"(w[0]) : "memory");
+    asm volatile("st.volatile.shared.b32 [%0], %1;" : : "r"(a), "r"(w[0]) : "memory");
   } else if constexpr (sizeof(T) == 8) {
-    asm volatile("st.shared.v2.b32 [%0], {%1, %2};" : : "r"(a), "r"(w[0]), "r"(w[1]) : "memory");
+    asm volatile("st.volatile.shared.v2.b32 [%0], {%1, %2};" : : "r"(a), "r"(w[0]), "r"(w[1]) : "memory");
   } else {
-    asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" : : "r"(a), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3])
+    asm volatile("st.volatile.shared.v4.b32 [%0], {%1, %2, %3, %4};" : : "r"(a), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3])
                  : "memory");
   }
 }
