@@ -284,6 +284,42 @@ TEST_CASE("two branches access shared memory as two steps", "[emulator][shared][
   CHECK(t.steps[1].mask == 0xffffff00u);
 }
 
+TEST_CASE("wide store races: phases land in order, the lowest lane of the last phase survives", "[emulator][shared]") {
+  // On the H200 a 64-bit store of every lane to one address kept lane 16's
+  // value and a 128-bit one lane 24's: half- and quarter-warp phases land one
+  // after another, each keeping its lowest lane's value (GPU tests, bank sweep).
+  struct Result {
+    unsigned long long wide;
+    uint4 widest;
+  };
+  const auto race = [](uint32_t active) {
+    Result r{};
+    launch(Dim3{1}, Dim3{32}, [&] {
+      __shared__ __align__(128) unsigned long long word[2];
+      __shared__ __align__(128) uint4 quad[2];
+      const unsigned lane = threadIdx.x;
+      if ((active >> lane) & 1u) {
+        WARPVIZ_STORE(word, word[0], 100ull + lane);
+        WARPVIZ_STORE(quad, quad[0], make_uint4(200 + lane, 0, 0, 0));
+      }
+      if (lane == 0) {
+        r.wide = WARPVIZ_LOAD(word, word[0]);
+        r.widest = WARPVIZ_LOAD(quad, quad[0]);
+      }
+    });
+    return r;
+  };
+  const Result all = race(0xffffffffu);
+  CHECK(all.wide == 116);
+  CHECK(all.widest.x == 224);
+  const Result ends = race(0x80000001u);  // lane 0 alone in the first phase, lane 31 in the last
+  CHECK(ends.wide == 131);
+  CHECK(ends.widest.x == 231);
+  const Result low = race(0x0000ffffu);  // only the first half-warp: its lowest lane
+  CHECK(low.wide == 100);
+  CHECK(low.widest.x == 208);  // the second quarter (lanes 8-15) lands last
+}
+
 TEST_CASE("16-byte shared values move whole; the step records the low 8 bytes", "[emulator][shared]") {
   std::vector<uint4> out(32);
   const Trace t = launch(Dim3{1}, Dim3{32}, [&] {

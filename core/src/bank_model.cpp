@@ -45,10 +45,7 @@ bool lanes_share_a_word(const LaneWords& a, const LaneWords& b) {
 }
 
 // ---- phases -------------------------------------------------------------------
-// Rule 1: one phase carries at most 128 bytes of request, so 64-bit accesses go
-// in fixed half-warps and 128-bit ones in fixed quarter-warps. The hardware never
-// regroups lanes across these boundaries (the discriminator tests, §7 case 34).
-int phase_lanes(int bytes) { return bytes <= 4 ? kWarpSize : bytes == 8 ? 16 : 8; }
+// Rule 1 is shared_phase_lanes, below (public: the emulator orders stores by it).
 
 // Rule 3: for every active lane n, addr[n] == addr[n ^ partner_xor].
 //
@@ -108,13 +105,18 @@ BankPhase cost_phase(const SharedAccess& a, int first_lane, int lanes,
 
 }  // namespace
 
+// Rule 1: one phase carries at most 128 bytes of request, so 64-bit accesses go
+// in fixed half-warps and 128-bit ones in fixed quarter-warps. The hardware never
+// regroups lanes across these boundaries (the discriminator tests, §7 case 34).
+int shared_phase_lanes(int bytes) { return bytes <= 4 ? kWarpSize : bytes == 8 ? 16 : 8; }
+
 BankAnalysis analyze_shared_access(const SharedAccess& access) {
   if (!valid_width(access.bytes))
     throw std::invalid_argument("shared-memory access width " + std::to_string(access.bytes) +
                                 " bytes: expected 1, 2, 4, 8 or 16");
   BankAnalysis result;
   result.paired = load_pairs(access);
-  int lanes = phase_lanes(access.bytes);
+  int lanes = shared_phase_lanes(access.bytes);
   if (result.paired) lanes *= 2;  // LDS.64 -> the whole warp, LDS.128 -> half-warps
 
   for (int lane = 0; lane < kWarpSize; ++lane)

@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "warpviz/bank_model.h"
 #include "warpviz/warp_rules.h"
 
 namespace ctx = boost::context;
@@ -264,21 +265,28 @@ void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
 // ============================================================================
 
 // One LDS/STS of the lanes converged at it. The step's mask is those lanes
-// (they ran it; the instruction takes no mask). Stores land in descending lane
-// order, so in a same-word race the lowest lane's value survives, as the H200
-// did in every pattern tried (warp-semantics.md §4.1, §7 (b)); loads read
-// memory at this moment, after every earlier access of the warp.
+// (they ran it; the instruction takes no mask). A same-word store race, as the
+// H200 settles it: the instruction's phases (the whole warp up to 32-bit
+// stores, half-warps for 64-bit, quarter-warps for 128-bit: the bank model's
+// §4.2 rule 1) land one after another, and within a phase the lowest lane's
+// value survives (§4.1, §7 (b) saw the latter for 32-bit stores; the GPU tests
+// found a 64-bit store of every lane to one word keeps lane 16's, a 128-bit
+// one lane 24's). So: phases in order, each in descending lane order. Loads
+// read memory at this moment, after every earlier access of the warp.
 void BlockRun::complete_shared_access(uint32_t warp, uint32_t lanes, TraceStep& step) {
   const size_t base = size_t(warp) * kWarpSize;
   step.mask = lanes;
   if (step.op == Op::StoreShared) {
-    for (int lane = kWarpSize - 1; lane >= 0; --lane) {
-      if (!((lanes >> lane) & 1u)) continue;
-      const WarpOpRequest& r = threads_[base + lane].request;
-      uint8_t bytes[16];
-      std::memcpy(bytes, &r.value, 8);
-      std::memcpy(bytes + 8, &r.value_high, 8);
-      std::memcpy(r.shared, bytes, r.bytes);
+    const int phase_lanes = shared_phase_lanes(threads_[base + std::countr_zero(lanes)].request.bytes);
+    for (int phase = 0; phase < kWarpSize; phase += phase_lanes) {
+      for (int lane = phase + phase_lanes - 1; lane >= phase; --lane) {
+        if (!((lanes >> lane) & 1u)) continue;
+        const WarpOpRequest& r = threads_[base + lane].request;
+        uint8_t bytes[16];
+        std::memcpy(bytes, &r.value, 8);
+        std::memcpy(bytes + 8, &r.value_high, 8);
+        std::memcpy(r.shared, bytes, r.bytes);
+      }
     }
   }
   for (uint32_t rest = lanes; rest; rest &= rest - 1) {
