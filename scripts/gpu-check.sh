@@ -4,7 +4,8 @@
 # benchmark and the example, and prints a summary.
 #   scripts/gpu-check.sh [BUILD_DIR] [RESULTS_DIR]
 # The build may be carried from another machine: BUILD_DIR/lib holds the
-# shared libraries it needs (libboost_context), put there before the copy.
+# shared libraries it needs (libboost_context); scripts/gpu-bundle.sh makes
+# such a folder (build-gpu).
 # WARPVIZ_GPU_CHECK picks sections (default: all of them):
 #   tests traces bank sass bench example
 # RESULTS_DIR ends up with three files: summary.txt, traces.tar (the shipped

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds what scripts/gpu-check.sh runs, here (nvcc needed, no GPU), and puts
+# it in one small folder to carry to a GPU machine that has no Debian
+# packages: the CLI, the GPU tests, the example, and libboost_context.
+#   scripts/gpu-bundle.sh [BUNDLE_DIR]     (default build-gpu; then, there:
+#   scripts/gpu-check.sh build-gpu RESULTS_DIR)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bundle=${1:-build-gpu}
+build=${WARPVIZ_BUILD_DIR:-build-device}
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DWARPVIZ_BUILD_APP=OFF >/dev/null
+if ! grep -q 'WARPVIZ_HAVE_CUDA\|CMAKE_CUDA_COMPILER:' "$build/CMakeCache.txt"; then
+  echo "gpu-bundle: CMake found no nvcc; the bundle would have no GPU backend" >&2
+  exit 2
+fi
+cmake --build "$build" -j "$(nproc)" --target warpviz-cli test_gpu warpviz-example-record
+rm -rf "$bundle"
+mkdir -p "$bundle/cli" "$bundle/tests" "$bundle/kernels" "$bundle/lib"
+cp "$build/cli/warpviz-cli" "$bundle/cli/"
+cp "$build/tests/test_gpu" "$bundle/tests/"
+cp "$build/kernels/warpviz-example-record" "$bundle/kernels/"
+boost=$(ldd "$bundle/cli/warpviz-cli" | awk '/libboost_context/ {print $3}')
+cp -L "$boost" "$bundle/lib/"
+du -sh "$bundle"
