@@ -9,11 +9,11 @@ cd "$(dirname "$0")/.."
 bundle=${1:-build-gpu}
 build=${WARPVIZ_BUILD_DIR:-build-device}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DWARPVIZ_BUILD_APP=OFF >/dev/null
-if ! grep -q 'WARPVIZ_HAVE_CUDA\|CMAKE_CUDA_COMPILER:' "$build/CMakeCache.txt"; then
-  echo "gpu-bundle: CMake found no nvcc; the bundle would have no GPU backend" >&2
+cmake --build "$build" -j "$(nproc)" --target warpviz-cli test_gpu warpviz-example-record
+if [ ! -f "$build/kernels/libwarpviz_kernels_cuda.a" ]; then
+  echo "gpu-bundle: CMake found no nvcc, so the build has no GPU backend to carry" >&2
   exit 2
 fi
-cmake --build "$build" -j "$(nproc)" --target warpviz-cli test_gpu warpviz-example-record
 rm -rf "$bundle"
 mkdir -p "$bundle/cli" "$bundle/tests" "$bundle/kernels" "$bundle/lib"
 cp "$build/cli/warpviz-cli" "$bundle/cli/"
