@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "warpviz/scenario.h"
+
 namespace warpviz::cli {
 
 // Bad command-line usage: printed with a hint, exit code 2.
@@ -27,5 +29,10 @@ bool wants_help(const Args& args);
 
 // Pops the value of an option that takes one ("--input X"); throws UsageError when missing.
 std::string option_value(const Args& args, size_t& i);
+
+// The options every command that runs a scenario takes: --set NAME=VALUE
+// (repeatable) and --input SPEC. True when args[i] was one (i then points at
+// its value); throws UsageError on a --set without NAME=.
+bool take_request_option(const Args& args, size_t& i, ScenarioRequest& request);
 
 }  // namespace warpviz::cli

@@ -87,13 +87,8 @@ ProfileOptions parse_profile_options(const Args& args) {
   ProfileOptions o;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--set") {
-      const std::string kv = option_value(args, i);
-      const size_t eq = kv.find('=');
-      if (eq == std::string::npos || eq == 0) throw UsageError("--set takes NAME=VALUE, got '" + kv + "'");
-      o.request.sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-    } else if (a == "--input") {
-      o.request.input = option_value(args, i);
+    if (take_request_option(args, i, o.request)) {
+      continue;
     } else if (a == "-o" || a == "--output") {
       o.out_path = option_value(args, i);
     } else if (a == "--ncu") {

@@ -102,13 +102,8 @@ int run_run(const Args& args) {
   bool json = false, no_record = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--set") {
-      const std::string kv = option_value(args, i);
-      const size_t eq = kv.find('=');
-      if (eq == std::string::npos || eq == 0) throw UsageError("--set takes NAME=VALUE, got '" + kv + "'");
-      request.sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-    } else if (a == "--input") {
-      request.input = option_value(args, i);
+    if (take_request_option(args, i, request)) {
+      continue;
     } else if (a == "--backend") {
       const std::string b = option_value(args, i);
       const auto choice = parse_backend(b);

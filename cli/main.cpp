@@ -38,6 +38,19 @@ std::string option_value(const Args& args, size_t& i) {
   return args[++i];
 }
 
+bool take_request_option(const Args& args, size_t& i, ScenarioRequest& request) {
+  if (args[i] == "--input") {
+    request.input = option_value(args, i);
+    return true;
+  }
+  if (args[i] != "--set") return false;
+  const std::string kv = option_value(args, i);
+  const size_t eq = kv.find('=');
+  if (eq == std::string::npos || eq == 0) throw UsageError("--set takes NAME=VALUE, got '" + kv + "'");
+  request.sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  return true;
+}
+
 }  // namespace warpviz::cli
 
 int main(int argc, char** argv) {

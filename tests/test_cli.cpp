@@ -1,7 +1,5 @@
 // warpviz-cli end to end: the commands a user types, their output and exit codes.
-#include <sys/wait.h>
 
-#include <array>
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -11,32 +9,16 @@
 #include <string>
 #include <tuple>
 
+#include "cli_runner.h"
 #include "warpviz/backends.h"
 
 namespace fs = std::filesystem;
 
+using warpviz::test::cli;
+using warpviz::test::CommandResult;
+using warpviz::test::run_cli;
+
 namespace {
-
-struct CommandResult {
-  int exit_code = -1;
-  std::string out;  // stdout and stderr together
-};
-
-// Runs warpviz-cli; stderr goes with stdout unless only stdout is wanted (JSON).
-CommandResult run_cli(const std::string& args, bool with_stderr) {
-  const std::string command = std::string(WARPVIZ_CLI_PATH) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-  CommandResult r;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 65536> buffer;
-  size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.out.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-CommandResult cli(const std::string& args) { return run_cli(args, true); }
 
 std::string cli_stdout(const std::string& args, int* exit_code = nullptr) {
   const CommandResult r = run_cli(args, false);

@@ -1,10 +1,8 @@
 // warpviz-cli profile without a GPU: reading ncu's CSV report, the command's
 // refusals, and `run --no-record`. (Profiling itself needs a GPU and ncu:
 // scripts/gpu-check.sh runs it.)
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -13,31 +11,17 @@
 #include <sstream>
 #include <string>
 
+#include "cli_runner.h"
 #include "ncu_csv.h"
 #include "warpviz/backends.h"
 
 namespace fs = std::filesystem;
 using namespace warpviz::cli;
 
+using warpviz::test::cli;
+using warpviz::test::CommandResult;
+
 namespace {
-
-struct CommandResult {
-  int exit_code = -1;
-  std::string out;  // stdout and stderr together
-};
-
-CommandResult cli(const std::string& args) {
-  const std::string command = std::string(WARPVIZ_CLI_PATH) + " " + args + " 2>&1";
-  CommandResult r;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 65536> buffer;
-  size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.out.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
 
 fs::path temp_dir() {
   const fs::path dir = fs::temp_directory_path() / ("warpviz_profile_test_" + std::to_string(::getpid()));

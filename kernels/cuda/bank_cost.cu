@@ -18,6 +18,7 @@
 
 #include "warpviz/bank_cost.h"
 #include "warpviz/cuda_recording.h"
+#include "warpviz/cuda_timing.h"
 
 namespace warpviz {
 namespace {
@@ -203,39 +204,6 @@ class DeviceBuffer {
   T* ptr_ = nullptr;
 };
 
-// Events on stream 0 around one launch: device time, not the host's launch path.
-class LaunchTimer {
- public:
-  LaunchTimer() {
-    cuda_check(cudaEventCreate(&start_), "cudaEventCreate");
-    cuda_check(cudaEventCreate(&stop_), "cudaEventCreate");
-  }
-  ~LaunchTimer() {
-    if (start_) cudaEventDestroy(start_);
-    if (stop_) cudaEventDestroy(stop_);
-  }
-  LaunchTimer(const LaunchTimer&) = delete;
-  LaunchTimer& operator=(const LaunchTimer&) = delete;
-  void start() { cuda_check(cudaEventRecord(start_, 0), "cudaEventRecord"); }
-  float stop_ms() {
-    cuda_check(cudaEventRecord(stop_, 0), "cudaEventRecord");
-    cuda_check(cudaEventSynchronize(stop_), "bank cost kernel");
-    float ms = 0;
-    cuda_check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
-    return ms;
-  }
-
- private:
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
-};
-
-template <class T>
-double median_of(std::vector<T> values) {
-  std::sort(values.begin(), values.end());
-  const size_t mid = values.size() / 2;
-  return values.size() % 2 ? double(values[mid]) : 0.5 * (double(values[mid - 1]) + double(values[mid]));
-}
-
 // Per SM: (last block end - first block start) / the warp-accesses its blocks
 // made; the median over SMs.
 double clock64_cycles_per_access(const std::vector<BlockClock>& clocks, uint64_t warp_accesses_per_block) {
@@ -309,7 +277,7 @@ void measure_throughput(const uint32_t* lane_addrs, uint32_t active, uint32_t sh
   const uint64_t warps = uint64_t(blocks) * (kThroughputThreads / kWarpSize);
   DeviceBuffer<BlockClock> clocks{size_t(blocks)};
   DeviceBuffer<uint32_t> sink{size_t(blocks) * kThroughputThreads};
-  LaunchTimer timer;
+  EventTimer timer;
   auto launch = [&](uint32_t trips) {
     timer.start();
     kernel<<<blocks, kThroughputThreads, shared_bytes>>>(lane_addrs, active, shared_bytes, trips, clocks.get(), sink.get());

@@ -5,6 +5,7 @@
 // the copy bandwidth measured on the same device.
 #include "warpviz/record.cuh"
 #include "warpviz/session.h"
+#include "warpviz/cuda_timing.h"
 
 #include <algorithm>
 #include <cmath>
@@ -71,33 +72,6 @@ constexpr double kMaxRelativeError = 1e-5;  // f32 tree sums of 256 values land 
 constexpr double kSampledGoal = 1.05, kFullGoal = 1.2;
 constexpr size_t kL2FlushBytes = size_t(256) << 20;
 
-// Events around stream-0 work: they time the device, not the host's launch path.
-class EventTimer {
- public:
-  EventTimer() {
-    cuda_check(cudaEventCreate(&start_), "cudaEventCreate");
-    cuda_check(cudaEventCreate(&stop_), "cudaEventCreate");
-  }
-  ~EventTimer() {
-    if (start_) cudaEventDestroy(start_);
-    if (stop_) cudaEventDestroy(stop_);
-  }
-  EventTimer(const EventTimer&) = delete;
-  EventTimer& operator=(const EventTimer&) = delete;
-
-  void start() { cuda_check(cudaEventRecord(start_, 0), "cudaEventRecord"); }
-  float stop_ms() {
-    cuda_check(cudaEventRecord(stop_, 0), "cudaEventRecord");
-    cuda_check(cudaEventSynchronize(stop_), "cudaEventSynchronize");
-    float ms = 0;
-    cuda_check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
-    return ms;
-  }
-
- private:
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
-};
-
 // Uninitialised device memory, for the copy measurement (no host staging).
 class DeviceBytes {
  public:
@@ -111,11 +85,6 @@ class DeviceBytes {
   void* ptr_ = nullptr;
 };
 
-double median(std::vector<float> values) {
-  std::sort(values.begin(), values.end());
-  const size_t mid = values.size() / 2;
-  return values.size() % 2 ? values[mid] : 0.5 * (double(values[mid - 1]) + values[mid]);
-}
 
 // Bytes read plus bytes written per second by a large device-to-device copy:
 // the most a store-heavy kernel can hope to move.
@@ -131,7 +100,7 @@ double measure_copy_bandwidth() {
     const float ms = timer.stop_ms();
     if (r >= 0) times.push_back(ms);
   }
-  return 2.0 * double(kCopyBytes) / (median(times) * 1e-3);
+  return 2.0 * double(kCopyBytes) / (median_of(times) * 1e-3);
 }
 
 // Random floats in [-1, 1) (splitmix64): never zeros, which can hide unwritten
@@ -312,10 +281,10 @@ bool run_workload(const Workload& w, const std::vector<float>& host_input, const
       << "  " << std::left << std::setw(30) << "mode" << std::right << std::setw(11) << "median ms" << std::setw(10)
       << "min ms" << std::setw(10) << "max ms" << std::setw(9) << "vs (a)" << std::setw(16) << "recorded warps"
       << std::setw(14) << "trace bytes" << "\n";
-  const double base_ms = median(modes[0].times_ms);
+  const double base_ms = median_of(modes[0].times_ms);
   std::vector<uint64_t> trace_bytes;
   for (const Mode& mode : modes) {
-    const double ms = median(mode.times_ms);
+    const double ms = median_of(mode.times_ms);
     trace_bytes.push_back(mode.recording ? mode.recording->bytes_written() : 0);
     out << "  " << std::left << std::setw(30) << mode.name << std::right << std::fixed << std::setprecision(4)
         << std::setw(11) << ms << std::setw(10) << *std::min_element(mode.times_ms.begin(), mode.times_ms.end())
@@ -324,8 +293,8 @@ bool run_workload(const Workload& w, const std::vector<float>& host_input, const
         << "\n";
   }
 
-  const double sampled_ratio = median(modes[1].times_ms) / base_ms;
-  const double full_ms = median(modes[2].times_ms);
+  const double sampled_ratio = median_of(modes[1].times_ms) / base_ms;
+  const double full_ms = median_of(modes[2].times_ms);
   const double full_bound_ms = kFullGoal * double(input_bytes + trace_bytes[2]) / copy_bandwidth * 1e3;
   const double unrecorded_floor_ms = double(input_bytes) / copy_bandwidth * 1e3;
   out << std::fixed << std::setprecision(3) << "  goals\n"

@@ -1,0 +1,35 @@
+// Runs the built warpviz-cli the way a user does (a shell command line), for
+// the CLI tests: its output and exit code. WARPVIZ_CLI_PATH comes from CMake.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <string>
+
+namespace warpviz::test {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;  // stdout, and stderr with it unless only stdout was asked for
+};
+
+// stderr goes with stdout unless only stdout is wanted (JSON).
+inline CommandResult run_cli(const std::string& args, bool with_stderr = true) {
+  const std::string command = std::string(WARPVIZ_CLI_PATH) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+  CommandResult r;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 65536> buffer;
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.out.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+inline CommandResult cli(const std::string& args) { return run_cli(args, true); }
+
+}  // namespace warpviz::test
