@@ -77,7 +77,10 @@ class AppView {
   void draw_block_panel();     // block_panel.cpp
   void draw_scenario_panel();  // scenario_panel.cpp
   void draw_bank_panel();      // bank_panel.cpp
-  void draw_presentation();    // lane_panel.cpp: lanes and op only, full window
+  void draw_presentation();    // lane_panel.cpp: lanes and op only (the banks for a shared access), full window
+  // bank_panel.cpp: the banks panel's contents, in the current window; false
+  // when the trace has no shared-memory step to show.
+  bool draw_bank_view();
 
   // Shared by panels: the text of a UI word in the current language.
   const char* tr(view::Text text) const { return view::tr(text, language); }

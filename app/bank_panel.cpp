@@ -363,7 +363,8 @@ const char* figure_label(const AppView& app, view::Figure figure) {
 
 // The model's counts, large: what the lesson is about.
 void draw_counts(AppView& app, const view::BankFrame& f) {
-  ImFont* large = app.fonts.large ? app.fonts.large : ImGui::GetFont();
+  ImFont* wanted = app.presentation ? app.fonts.huge : app.fonts.large;  // a projector's headline
+  ImFont* large = wanted ? wanted : ImGui::GetFont();
   ImGui::PushFont(large);
   const BankAnalysis& a = f.analysis;
   ImGui::TextColored(ImColor(a.conflicts > 0 ? kConflictColour : kCleanColour), "%u %s  ·  %u %s", a.wavefronts,
@@ -443,18 +444,17 @@ void AppView::draw_bank_panel() {
     ImGui::End();
     return;
   }
-  if (trace.steps.empty()) {
+  if (trace.steps.empty())
     centred_message(tr(view::Text::NothingToShow));
-    ImGui::End();
-    return;
-  }
+  else if (!draw_bank_view())
+    centred_message(tr(view::Text::NoSharedAccess));
+  ImGui::End();
+}
+
+bool AppView::draw_bank_view() {
   const size_t index = view::shared_step_near(trace, playback.shown_step());
   const std::optional<view::BankFrame> frame = view::bank_frame(trace, index);
-  if (!frame) {
-    centred_message(tr(view::Text::NoSharedAccess));
-    ImGui::End();
-    return;
-  }
+  if (!frame) return false;
   const float s = dpi_scale;
   const view::BankFrame& f = *frame;
   const TraceStep& step = trace.steps[index];
@@ -502,7 +502,7 @@ void AppView::draw_bank_panel() {
   }
   ImGui::Dummy(size);
   draw_measured(*this, rows);
-  ImGui::End();
+  return true;
 }
 
 }  // namespace warpviz::app

@@ -282,7 +282,8 @@ void AppView::draw_lane_panel() {
 }
 
 void AppView::draw_presentation() {
-  // For a projector: the whole window, black, big type, nothing but the lanes.
+  // For a projector: the whole window, black, big type, nothing but the lanes
+  // (or, at a shared-memory access, the banks).
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(viewport->Pos);
   ImGui::SetNextWindowSize(viewport->Size);
@@ -293,8 +294,20 @@ void AppView::draw_presentation() {
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::Begin("##presentation", nullptr, flags);
+  const TraceStep* step = current_step();
+  // The bank lesson is the tile and the banks, not 32 addresses: a shared
+  // access shows the banks view, in its own (large) type.
+  ImGui::PushFont(or_default(fonts.large));
+  const bool banks = step && op_is_shared(step->op) && draw_bank_view();
+  ImGui::PopFont();
+  if (banks) {
+    ImGui::End();
+    ImGui::PopStyleVar(3);
+    ImGui::PopStyleColor();
+    return;
+  }
   ImGui::PushFont(or_default(fonts.huge));
-  if (!current_step()) {
+  if (!step) {
     centred_message(tr(view::Text::NothingToShow));
   } else {
     const LanePalette& palette = lane_palette(true);
