@@ -187,12 +187,12 @@ SeedClaim shared_claim(std::string text, std::string op, int wavefronts, int con
 
 // The article's rules, as claims about the one access of `bank` (4-byte
 // floats, as the article's tile) and the column reads of `transpose`.
-// The article's ✅ and ❌ are quoted as ✓ and ✗: the app's font has no emoji.
+// The article's ✅ and ❌ are quoted as ✓ and ×: the app's font has neither (nor ✗).
 std::vector<SeedClaim> bank_claims() {
   std::vector<SeedClaim> claims;
   claims.push_back(shared_claim("tile[threadIdx.y][threadIdx.x] // ✓ 每线程一列，各打各的 bank (conflict-free)", "",
                                 1, 0, params_are({{"pattern", "row"}, {"elem", "4"}})));
-  claims.push_back(shared_claim("float v = tile[threadIdx.x][0]; // ✗ 32 个线程打同一个 bank → 32 路冲突 (32-way)",
+  claims.push_back(shared_claim("float v = tile[threadIdx.x][0]; // × 32 个线程打同一个 bank → 32 路冲突 (32-way)",
                                 "", 32, 31, params_are({{"pattern", "column"}, {"cols", "32"}, {"elem", "4"}})));
   claims.push_back(shared_claim("float v2 = tileP[threadIdx.x][0]; // ✓ 相邻线程差 33 个 float，落不同 bank", "", 1, 0,
                                 params_are({{"pattern", "column"}, {"cols", "33"}, {"elem", "4"}})));
@@ -220,7 +220,7 @@ std::vector<SeedClaim> transpose_claims() {
   std::vector<SeedClaim> claims;
   claims.push_back(shared_claim("tile[threadIdx.y][threadIdx.x] // ✓ 各打各的 bank: the row writes", "st.shared", 1, 0,
                                 {}));
-  claims.push_back(shared_claim("tile[threadIdx.x][0] // ✗ 32 路冲突: the column reads of tile[32][32]", "ld.shared",
+  claims.push_back(shared_claim("tile[threadIdx.x][0] // × 32 路冲突: the column reads of tile[32][32]", "ld.shared",
                                 32, 31, params_are({{"cols", "32"}})));
   claims.push_back(shared_claim("tileP[threadIdx.x][0] // ✓ 落不同 bank: the column reads of tile[32][33]",
                                 "ld.shared", 1, 0, params_are({{"cols", "33"}})));

@@ -62,4 +62,6 @@ shot block_reduce_sum "$lower_row" --scenario reduce_sum --step 7
 shot presentation full --scenario warp_sum --step 1 --presentation
 shot bank_unpadded "$bank_panel" --scenario bank --set pattern=column --set cols=32
 shot bank_padded "$bank_panel" --scenario bank --set pattern=column --set cols=33
+shot transpose_app full --scenario transpose --step 4
+shot presentation_bank full --scenario bank --set pattern=column --set cols=33 --presentation
 shot chinese_ui full --scenario reduce_int --step 7 --lang zh
