@@ -62,6 +62,9 @@ void AppView::show_trace(Trace new_trace, std::string origin) {
   // A padding toggle starts its animation after this; anything else shows the new trace as it is.
   bank_animation.stop();
   bank_from.reset();
+  bank_cache = {};
+  const ScenarioSpec* spec = find_scenario(trace.meta.scenario);
+  seed_claims = spec ? check_seed_claims(*spec, trace) : std::vector<SeedClaimResult>{};
   trace_has_shared = std::any_of(trace.steps.begin(), trace.steps.end(),
                                  [](const TraceStep& step) { return op_is_shared(step.op); });
 }
@@ -186,8 +189,6 @@ void AppView::draw() {
   }
   draw_file_dialog(*this);
   draw_error_popup(*this);
-  // Menu items and close buttons change the flags; settings.json saves them.
-  for (auto [id, shown] : panels.by_id()) settings.panels[id] = *shown;
 }
 
 // ============================================================================

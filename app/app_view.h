@@ -3,6 +3,7 @@
 // show comes from the core library and the pure view logic in view/.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -111,6 +112,7 @@ class AppView {
   float dpi_scale = 1.0f;
   std::string error_message;           // shown in a modal until dismissed
   std::vector<std::string> scenario_notes;
+  std::vector<SeedClaimResult> seed_claims;  // the trace's, checked once in show_trace
   ScenarioRequest last_request;        // what the scenario panel edits and re-runs
   BackendChoice backend = BackendChoice::Auto;
   std::unique_ptr<LaneRenderer> lane_renderer;  // created once a GL context exists
@@ -126,6 +128,15 @@ class AppView {
   // the old trace's frame is where the animation to the new one starts.
   std::optional<view::BankFrame> bank_from;
   view::BankAnimation bank_animation;
+  // What the bank view shows, built when the shown step or the trace changes
+  // (show_trace empties it), not every frame.
+  struct BankViewCache {
+    size_t shown_step = SIZE_MAX;  // the playback step it was built for
+    size_t index = 0;              // the shared-memory step shown
+    std::optional<view::BankFrame> frame;
+    std::vector<view::MeasuredRow> measured;
+    std::vector<view::HitMotion> motions;  // bank_from -> frame, for the padding animation
+  } bank_cache;
   // Re-runs the bank/transpose scenario with cols 32 <-> 33 and starts the animation.
   void toggle_bank_padding();
   // Filled by main's GLFW key callback: Dear ImGui 1.86 samples key state once

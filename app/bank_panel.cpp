@@ -105,8 +105,8 @@ BankGeometry bank_geometry(const view::BankFrame& f, const view::BankFrame* from
                            float dpi) {
   BankGeometry g;
   const float line = ImGui::GetTextLineHeight();
-  g.rows = std::max(f.grid.rows, from ? from->grid.rows : 0);
-  g.cols = std::max(f.grid.cols, from ? from->grid.cols : 0);
+  g.rows = std::max({1, f.grid.rows, from ? from->grid.rows : 0});
+  g.cols = std::max({1, f.grid.cols, from ? from->grid.cols : 0});
   // A full 32-way conflict is the chart's least height: padded and unpadded
   // are drawn to one scale, so the tower and the flat row compare at a glance.
   g.levels = std::max({32, f.height, from ? from->height : 0});
@@ -136,6 +136,10 @@ BankGeometry bank_geometry(const view::BankFrame& f, const view::BankFrame* from
     g.chart_w = size.x;
     g.chart_h = std::max(lo.y + size.y - g.chart_lo.y - g.label_h, 10 * dpi);
   }
+  // A panel squeezed to nothing still draws (clipped), never divides by zero.
+  g.cell_w = std::max(g.cell_w, 1.0f);
+  g.cell_h = std::max(g.cell_h, 1.0f);
+  g.chart_w = std::max(g.chart_w, float(kSharedBanks));
   g.pitch = g.chart_w / kSharedBanks;
   g.level_h = g.chart_h / g.levels;
   return g;
@@ -452,8 +456,16 @@ void AppView::draw_bank_panel() {
 }
 
 bool AppView::draw_bank_view() {
-  const size_t index = view::shared_step_near(trace, playback.shown_step());
-  const std::optional<view::BankFrame> frame = view::bank_frame(trace, index);
+  if (bank_cache.shown_step != playback.shown_step()) {
+    bank_cache.shown_step = playback.shown_step();
+    bank_cache.index = view::shared_step_near(trace, bank_cache.shown_step);
+    bank_cache.frame = view::bank_frame(trace, bank_cache.index);
+    bank_cache.measured = view::measured_rows(trace);
+    bank_cache.motions = bank_cache.frame && bank_from ? view::hit_motions(*bank_from, *bank_cache.frame)
+                                                       : std::vector<view::HitMotion>{};
+  }
+  const size_t index = bank_cache.index;
+  const std::optional<view::BankFrame>& frame = bank_cache.frame;
   if (!frame) return false;
   const float s = dpi_scale;
   const view::BankFrame& f = *frame;
@@ -474,7 +486,7 @@ bool AppView::draw_bank_view() {
                       tile_name(trace, f.grid, step.dtype).c_str(), tr("ideal", "理想"), f.analysis.ideal,
                       tr(view::Text::Broadcasts), f.analysis.broadcasts, index);
 
-  const std::vector<view::MeasuredRow> rows = view::measured_rows(trace);
+  const std::vector<view::MeasuredRow>& rows = bank_cache.measured;
   const ImVec2 lo = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 size(avail.x, std::max(avail.y - measured_height(rows), 120 * s));
@@ -492,7 +504,7 @@ bool AppView::draw_bank_view() {
   const float height = from ? from->height + (f.height - from->height) * view::ease(t) : float(f.height);
   draw_height_line(draw, *this, height, f.analysis.wavefronts, f.analysis.conflicts > 0, g, s);
   if (from) {
-    const std::vector<view::HitMotion> motions = view::hit_motions(*from, f);
+    const std::vector<view::HitMotion>& motions = bank_cache.motions;
     draw_tile_motion(draw, f, *from, motions, t, g, s);
     draw_box_motion(draw, motions, t, g, s);
   } else {

@@ -737,8 +737,12 @@ int main(int argc, char** argv) {
   install_callbacks(window);
 
   // --- Dear ImGui --------------------------------------------------------------
+  // Built again only if the window's scale is not the monitor's, or a trace
+  // file's source (unknown when the build started) needs glyphs it lacks.
   std::unique_ptr<FontBuild> font_build = pending_fonts.get();
-  if (font_build->scale != app.dpi_scale || !has_every_glyph(font_build->fonts.regular, app.trace.meta.source_text))
+  const bool file_needs_glyphs = !opt.file.empty() && font_build->note.empty() &&
+                                 !has_every_glyph(font_build->fonts.regular, app.trace.meta.source_text);
+  if (font_build->scale != app.dpi_scale || file_needs_glyphs)
     font_build = build_fonts(app.dpi_scale, app.trace.meta.source_text);
   if (!font_build->note.empty()) std::fprintf(stderr, "%s\n", font_build->note.c_str());
   app.fonts = font_build->fonts;
@@ -775,6 +779,7 @@ int main(int argc, char** argv) {
     glfwGetWindowSize(window, &app.settings.window_w, &app.settings.window_h);
     app.settings.language = app.language == view::Language::Chinese ? "zh" : "en";
     app.settings.speed = app.playback.speed();
+    for (auto [id, shown] : app.panels.by_id()) app.settings.panels[id] = *shown;  // menu items, close buttons
     if (find_scenario(app.last_request.scenario)) app.settings.scenario = app.last_request.scenario;
     std::string save_error;
     if (!view::save_settings(app.settings, settings_path, &save_error))

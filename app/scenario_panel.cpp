@@ -116,12 +116,22 @@ void draw_badge(const AppView& app) {
 
 // What the seed said and what the trace holds, formatted for tr(SeedDiffers).
 std::string claim_expected(const AppView& app, const SeedClaim& claim) {
+  if (claim.output.empty()) {  // a claim about shared-memory steps' cost
+    std::string cost;
+    if (claim.wavefronts >= 0) cost = std::to_string(claim.wavefronts) + " " + app.tr("wavefronts", "个 wavefront");
+    if (claim.conflicts >= 0)
+      cost += (cost.empty() ? "" : ", ") + std::to_string(claim.conflicts) + " " + app.tr("conflicts", "次冲突");
+    if (claim.min_conflicts >= 0)
+      cost += (cost.empty() ? "" : ", ") + std::string(app.tr("at least ", "至少 ")) +
+              std::to_string(claim.min_conflicts) + " " + app.tr("conflicts", "次冲突");
+    return cost;
+  }
   if (claim.index < 0) return app.tr("the same value in every lane", "每个 lane 的值都相同");
   return claim.output + "[" + std::to_string(claim.index) + "] = " + claim.expected;
 }
 
 std::string claim_actual(const SeedClaim& claim, const SeedClaimResult& result) {
-  if (claim.index < 0) return result.actual;
+  if (claim.output.empty() || claim.index < 0) return result.actual;
   return claim.output + "[" + std::to_string(claim.index) + "] = " + result.actual;
 }
 
@@ -129,9 +139,8 @@ std::string claim_actual(const SeedClaim& claim, const SeedClaimResult& result) 
 // of the scenario (test_shuffle: the seed expects 1.0 for thread 0, lane 1's
 // xor partner makes it 2.0). Claims that hold get one quiet line each.
 void draw_seed_claims(AppView& app) {
-  const ScenarioSpec* spec = find_scenario(app.trace.meta.scenario);
-  if (!spec || spec->seed_claims.empty()) return;
-  const std::vector<SeedClaimResult> results = check_seed_claims(*spec, app.trace);
+  const std::vector<SeedClaimResult>& results = app.seed_claims;
+  if (results.empty()) return;
   const float s = app.dpi_scale;
   for (const SeedClaimResult& result : results) {
     const SeedClaim& claim = *result.claim;

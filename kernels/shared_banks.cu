@@ -66,7 +66,7 @@ __global__ void bank_kernel(const T* fill, const unsigned long long* input, unsi
                             int pattern, int stride, const unsigned* addrs, int store, unsigned active) {
     __shared__ __align__(128) T tile[32][COLS];
     int lane = threadIdx.x;
-    warpviz::fill_shared(tile, fill, sizeof tile);   // element i's first word is i; no LDS/STS
+    warpviz::fill_shared(tile, fill, sizeof tile);   // element i's first word is i (its low bytes, below 4-byte elements); no LDS/STS
     __syncthreads();
 
     if ((active >> lane) & 1) {                       // inactive lanes skip the access

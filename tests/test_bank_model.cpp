@@ -314,6 +314,19 @@ TEST_CASE("bad access widths are refused", "[bank][errors]") {
   }
 }
 
+TEST_CASE("misaligned accesses are refused: the GPU faults on them", "[bank][errors]") {
+  // One misaligned lane of eight-byte loads, and a whole warp of them at byte 1
+  // (which would touch three words a lane): both refused, neither costed.
+  SharedAccess one = load(8, [](uint32_t l) { return 8 * l; });
+  one.addr[5] = 44;
+  CHECK_THROWS_WITH(analyze_shared_access(one), Catch::Contains("lane 5") && Catch::Contains("multiple of its width 8"));
+  CHECK_THROWS_AS(analyze_shared_access(load(8, [](uint32_t) { return 1u; })), std::invalid_argument);
+  CHECK_THROWS_AS(analyze_shared_access(load(16, [](uint32_t l) { return 16 * l + 4; })), std::invalid_argument);
+  // An inactive lane's address is not looked at.
+  one.active &= ~(1u << 5);
+  CHECK(analyze_shared_access(one).wavefronts == 2);
+}
+
 // ---- trace steps --------------------------------------------------------------------
 
 namespace {

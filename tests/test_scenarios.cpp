@@ -952,6 +952,12 @@ TEST_CASE("bank: the article's claims are checked where they apply", "[scenario]
   // neither stride claim is checked there (nor with stride 0).
   CHECK(claims({{"pattern", "stride"}, {"stride", "1024"}}).empty());
   CHECK(claims({{"pattern", "stride"}, {"stride", "0"}}).empty());
+  // The article's warp is whole: 8 lanes reading a column are not its 32-way case.
+  CHECK(claims({{"pattern", "column"}, {"cols", "32"}, {"active", "0xff"}}).empty());
+  // Parameters from a hand-edited trace file are not trusted: cols=0 checks nothing, crashes nothing.
+  Trace edited = run("bank", {{"pattern", "stride"}, {"stride", "32"}});
+  edited.meta.params["cols"] = "0";
+  CHECK(check_seed_claims(*find_scenario("bank"), edited).empty());
   const auto s32_padded = claims({{"pattern", "stride"}, {"stride", "32"}, {"cols", "33"}});
   REQUIRE(s32_padded.size() == 1);
   CHECK(s32_padded[0].holds);

@@ -24,8 +24,9 @@ bool valid_width(int bytes) {
 
 // ---- words --------------------------------------------------------------------
 // A lane touches the words from the one holding its first byte to the one holding
-// its last: 1 for 8/16/32-bit accesses (an 8- or 16-bit access uses part of one
-// word, §4.2 rule 5), 2 or 4 consecutive words for 64/128-bit (rule 2). Word
+// its last (accesses are aligned): 1 for 8/16/32-bit accesses (an 8- or 16-bit
+// access uses part of one word, §4.2 rule 5), 2 or 4 consecutive words for
+// 64/128-bit (rule 2). Word
 // numbers are 64-bit so that an address near 4 GiB does not wrap onto word 0.
 struct LaneWords {
   uint64_t first = 0;
@@ -78,8 +79,9 @@ BankPhase cost_phase(const SharedAccess& a, int first_lane, int lanes,
   BankPhase phase;
   phase.lanes = (lanes == kWarpSize ? ~uint32_t{0} : ((uint32_t{1} << lanes) - 1)) << first_lane;
 
-  // At most 16 lanes x 4 words (paired LDS.128) or 32 lanes x 2 words (LDS.64).
-  uint64_t words[64];
+  // Aligned (analyze_shared_access checks): at most 16 lanes x 4 words (paired
+  // LDS.128) or 32 lanes x 2 words (LDS.64); sized for 32 x 5 all the same.
+  uint64_t words[kWarpSize * 5];
   int word_count = 0;
   LaneWords seen[kWarpSize];
   int seen_count = 0;
@@ -114,6 +116,13 @@ BankAnalysis analyze_shared_access(const SharedAccess& access) {
   if (!valid_width(access.bytes))
     throw std::invalid_argument("shared-memory access width " + std::to_string(access.bytes) +
                                 " bytes: expected 1, 2, 4, 8 or 16");
+  // The GPU faults on a misaligned shared access, so no recording holds one;
+  // a trace file that does is refused rather than costed.
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    if ((access.active & lane_bit(lane)) && access.addr[lane] % uint32_t(access.bytes) != 0)
+      throw std::invalid_argument("shared-memory access: lane " + std::to_string(lane) + "'s address " +
+                                  std::to_string(access.addr[lane]) + " is not a multiple of its width " +
+                                  std::to_string(access.bytes));
   BankAnalysis result;
   result.paired = load_pairs(access);
   int lanes = shared_phase_lanes(access.bytes);

@@ -190,21 +190,24 @@ SeedClaim shared_claim(std::string text, std::string op, int wavefronts, int con
 // The article's ✅ and ❌ are quoted as ✓ and ×: the app's font has neither (nor ✗).
 std::vector<SeedClaim> bank_claims() {
   std::vector<SeedClaim> claims;
+  // The article's warp is whole: a partial `active` mask is another access.
+  const std::pair<std::string, std::string> whole_warp{"active", "0xffffffff"};
   claims.push_back(shared_claim("tile[threadIdx.y][threadIdx.x] // ✓ 每线程一列，各打各的 bank (conflict-free)", "",
-                                1, 0, params_are({{"pattern", "row"}, {"elem", "4"}})));
+                                1, 0, params_are({{"pattern", "row"}, {"elem", "4"}, whole_warp})));
   claims.push_back(shared_claim("float v = tile[threadIdx.x][0]; // × 32 个线程打同一个 bank → 32 路冲突 (32-way)",
-                                "", 32, 31, params_are({{"pattern", "column"}, {"cols", "32"}, {"elem", "4"}})));
+                                "", 32, 31, params_are({{"pattern", "column"}, {"cols", "32"}, {"elem", "4"}, whole_warp})));
   claims.push_back(shared_claim("float v2 = tileP[threadIdx.x][0]; // ✓ 相邻线程差 33 个 float，落不同 bank", "", 1, 0,
-                                params_are({{"pattern", "column"}, {"cols", "33"}, {"elem", "4"}})));
+                                params_are({{"pattern", "column"}, {"cols", "33"}, {"elem", "4"}, whole_warp})));
   // "跨步为奇数通常安全；跨步 32 的倍数必冲突": odd strides are usually safe,
   // multiples of 32 always conflict (stride in elements of 4 bytes). The rule
   // is about lanes on different words: with stride 0, or a stride of a whole
   // tile, every lane wraps onto element 0 (a broadcast), which is not its case.
-  const auto stride_is = [](bool (*test)(int64_t)) {
-    return [test](const ParamValues& p) {
+  const auto stride_is = [whole_warp](bool (*test)(int64_t)) {
+    return [test, whole = params_are({{"pattern", "stride"}, {"elem", "4"}, whole_warp})](const ParamValues& p) {
+      // Parameters may come from a trace file: cols is looked at only once known good.
+      if (!whole(p) || (p.get("cols") != "32" && p.get("cols") != "33")) return false;
       const int64_t stride = p.get_int("stride");
-      const bool apart = stride % (kWarpSize * p.get_int("cols")) != 0;
-      return p.get("pattern") == "stride" && p.get("elem") == "4" && apart && test(stride);
+      return stride % (kWarpSize * p.get_int("cols")) != 0 && test(stride);
     };
   };
   claims.push_back(shared_claim("跨步为奇数通常安全 (an odd stride is usually safe)", "", 1, 0,

@@ -42,10 +42,12 @@
 //   checksum        u64      FNV-1a 64 of every byte before it
 //
 // Versions: 1 lacks the measurements; 2 adds them. This build writes 2 and reads
-// both (the shipped traces in assets/traces/ are version 1).
+// both (assets/traces/ holds both: the first traces are version 1, the bank and
+// transpose traces with their measurements version 2).
 //
 // A shared-memory step whose active lanes the bank model cannot cost (a width
-// other than 1, 2, 4, 8 or 16 bytes, or mixed widths) is refused as corrupt.
+// other than 1, 2, 4, 8 or 16 bytes, mixed widths, or a misaligned address) is
+// refused as corrupt.
 //
 // Widths are chosen per step (per output) by the writer from the actual bits, not
 // from the dtype, so the form is lossless even if a 32-bit value carried high bits;

@@ -49,7 +49,8 @@ int step_bytes(const TraceStep& step) {
 bool valid_width(int bytes) { return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16; }
 
 // The words a lane's access touches: 1 for widths up to 4 bytes (within one
-// word: the scenarios align every element), 2 or 4 for 64- and 128-bit.
+// word: accesses are aligned, the bank model refuses others), 2 or 4 for 64-
+// and 128-bit.
 int words_touched(int bytes) { return bytes <= 4 ? 1 : bytes / 4; }
 
 }  // namespace

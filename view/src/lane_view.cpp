@@ -125,9 +125,8 @@ LaneFrame lane_frame(const Trace& trace, size_t index, bool hex) {
     // A load brings an address and gets a value; a store brings a value to an
     // address. The address (the byte offset in its array) is what the bank
     // view is about, so it takes the row where the lane has no value.
-    const std::string address = "@" + std::to_string(rec.addr);
-    if (step.op == Op::LoadShared) cell.in_text = address;
-    if (step.op == Op::StoreShared) cell.out_text = address;
+    if (op_is_shared(step.op))
+      (step.op == Op::LoadShared ? cell.in_text : cell.out_text) = "@" + std::to_string(rec.addr);
     frame.cells.push_back(cell);
 
     if (!shuffle) continue;

@@ -54,7 +54,8 @@ struct BankAnalysis {
   int8_t bank[kWarpSize] = {};    // bank of each active lane's first word; -1 inactive
 };
 
-// Validates nothing beyond what the model needs: bytes must be 1, 2, 4, 8 or 16
+// Validates what the model needs: bytes must be 1, 2, 4, 8 or 16, and every
+// active lane's address a multiple of it, as the hardware requires
 // (std::invalid_argument otherwise).
 BankAnalysis analyze_shared_access(const SharedAccess& access);
 

@@ -14,16 +14,17 @@ struct BankCostOptions {
   // Latency: accesses in the timed chain of one warp (rounded up to a multiple of 32).
   uint32_t latency_accesses = 4096;
   // Throughput: each timed launch should run at least this long (its per-warp
-  // access count is doubled from 2048 until it does), and the figure is the
-  // median of this many launches after warm-up launches.
+  // access count starts at 2048 and grows by the power of two the last launch's
+  // time asks for, up to 2^16 loop trips), and the figure is the median of this
+  // many launches after warm-up launches.
   double min_launch_ms = 2.0;
   int runs = 7;
 };
 
 struct BankCost {
   // --- latency: one warp alone on the GPU ---------------------------------
-  // clock64 cycles per access. Loads form a dependency chain (each address is
-  // the previous lane's address plus the value loaded, which is 0), so this is
+  // clock64 cycles per access. Loads form a dependency chain (each lane's next
+  // address is its previous one plus the value loaded, which is 0), so this is
   // the load-to-use latency plus one integer add. Stores have no result to
   // wait for: this is the time per store of a run of back-to-back stores, i.e.
   // one warp's store issue rate through the shared pipe.
