@@ -18,10 +18,6 @@ namespace {
 
 constexpr uint32_t lane_bit(int lane) { return uint32_t{1} << lane; }
 
-bool valid_width(int bytes) {
-  return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16;
-}
-
 // ---- words --------------------------------------------------------------------
 // A lane touches the words from the one holding its first byte to the one holding
 // its last (accesses are aligned): 1 for 8/16/32-bit accesses (an 8- or 16-bit
@@ -110,10 +106,12 @@ BankPhase cost_phase(const SharedAccess& a, int first_lane, int lanes,
 // Rule 1: one phase carries at most 128 bytes of request, so 64-bit accesses go
 // in fixed half-warps and 128-bit ones in fixed quarter-warps. The hardware never
 // regroups lanes across these boundaries (the discriminator tests, §7 case 34).
+bool valid_shared_width(int bytes) { return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16; }
+
 int shared_phase_lanes(int bytes) { return bytes <= 4 ? kWarpSize : bytes == 8 ? 16 : 8; }
 
 BankAnalysis analyze_shared_access(const SharedAccess& access) {
-  if (!valid_width(access.bytes))
+  if (!valid_shared_width(access.bytes))
     throw std::invalid_argument("shared-memory access width " + std::to_string(access.bytes) +
                                 " bytes: expected 1, 2, 4, 8 or 16");
   // The GPU faults on a misaligned shared access, so no recording holds one;

@@ -349,7 +349,7 @@ void measure_width(const SharedAccess& access, uint32_t shared_bytes, const Devi
 
 BankCost measure_bank_cost(const SharedAccess& access, const BankCostOptions& options) {
   const int bytes = access.bytes;
-  if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 && bytes != 16)
+  if (!valid_shared_width(bytes))
     throw std::invalid_argument("bank cost: access width " + std::to_string(bytes) + " bytes; valid widths are 1, 2, 4, 8, 16");
   if (access.active == 0) throw std::invalid_argument("bank cost: no lane is active, so there is no access to time");
   uint64_t end = 0;

@@ -46,8 +46,6 @@ int step_bytes(const TraceStep& step) {
   return 4;
 }
 
-bool valid_width(int bytes) { return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16; }
-
 // The words a lane's access touches: 1 for widths up to 4 bytes (within one
 // word: accesses are aligned, the bank model refuses others), 2 or 4 for 64-
 // and 128-bit.
@@ -64,7 +62,7 @@ TileGrid tile_grid(const Trace& trace, const TraceStep& step) {
   const bool tile = has_tile_params(trace);
   const int bytes = step_bytes(step);
   g.elem = tile ? int_param(trace, "elem", bytes) : bytes;
-  if (!valid_width(g.elem)) g.elem = 4;
+  if (!valid_shared_width(g.elem)) g.elem = 4;
   g.tile_cols = tile ? int_param(trace, "cols", 32) : 32;
   g.cell_bytes = uint32_t(std::min(g.elem, 4));
   g.row_bytes = uint32_t(g.tile_cols) * uint32_t(g.elem);
@@ -91,7 +89,7 @@ std::optional<BankFrame> bank_frame(const Trace& trace, size_t index) {
   f.step_index = index;
   f.store = step.op == Op::StoreShared;
   f.bytes = step_bytes(step);
-  if (!valid_width(f.bytes)) return std::nullopt;
+  if (!valid_shared_width(f.bytes)) return std::nullopt;
   try {
     f.analysis = analyze_shared_access(shared_access_of(step));
   } catch (const std::exception&) {

@@ -17,6 +17,9 @@ constexpr int kBankWordBytes = 4;
 // bank = (byte_addr >> 2) & 31 (PG 20.4.3).
 inline int bank_of(uint32_t byte_addr) { return int((byte_addr >> 2) & 31u); }
 
+// The widths one LDS/STS can have: 1, 2, 4, 8 or 16 bytes.
+bool valid_shared_width(int bytes);
+
 // Lanes per phase of an access `bytes` wide (§4.2 rule 1): 32 up to 32-bit,
 // 16 (half-warps) for 64-bit, 8 (quarter-warps) for 128-bit; load pairing
 // aside, the hardware serves the phases one after another.
