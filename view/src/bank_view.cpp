@@ -27,14 +27,15 @@ bool has_tile_params(const Trace& trace) {
   return trace.meta.scenario == "bank" || trace.meta.scenario == "transpose";
 }
 
-// A positive integer parameter, or `fallback` when absent or not a number.
-int int_param(const Trace& trace, const char* name, int fallback) {
+// An integer parameter in 1..max, or `fallback` when absent, not a number or
+// out of range (a hand-edited file must not ask for a million-column tile).
+int int_param(const Trace& trace, const char* name, int fallback, int max) {
   const auto it = trace.meta.params.find(name);
   if (it == trace.meta.params.end()) return fallback;
   try {
     size_t used = 0;
     const int v = std::stoi(it->second, &used);
-    return used == it->second.size() && v > 0 && v <= 4096 ? v : fallback;
+    return used == it->second.size() && v > 0 && v <= max ? v : fallback;
   } catch (const std::exception&) {
     return fallback;
   }
@@ -61,9 +62,9 @@ TileGrid tile_grid(const Trace& trace, const TraceStep& step) {
   TileGrid g;
   const bool tile = has_tile_params(trace);
   const int bytes = step_bytes(step);
-  g.elem = tile ? int_param(trace, "elem", bytes) : bytes;
+  g.elem = tile ? int_param(trace, "elem", bytes, 16) : bytes;
   if (!valid_shared_width(g.elem)) g.elem = 4;
-  g.tile_cols = tile ? int_param(trace, "cols", 32) : 32;
+  g.tile_cols = tile ? int_param(trace, "cols", 32, 64) : 32;
   g.cell_bytes = uint32_t(std::min(g.elem, 4));
   g.row_bytes = uint32_t(g.tile_cols) * uint32_t(g.elem);
   g.cols = int(g.row_bytes / g.cell_bytes);
