@@ -111,6 +111,7 @@ constexpr const char* kUsage =
     "\n"
     "Keys: space play/pause, Left/Right step, Home/End, Up/Down speed, F5 re-run,\n"
     "P pad the shared tile to 33 columns or back (bank, transpose),\n"
+    "PageDown/PageUp the next/previous scenario,\n"
     "F11 presentation, H hex, L language, Ctrl+O open, Ctrl+S save. A trace file\n"
     "dropped on the window opens. --screenshot and --frames need a display: under\n"
     "Xvfb, xvfb-run -a warpviz --screenshot out.png.\n";

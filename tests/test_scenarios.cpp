@@ -1003,3 +1003,19 @@ TEST_CASE("transpose: n must be a multiple of 32 within range", "[scenario][tran
   CHECK_THROWS_WITH(resolve_scenario({"transpose", {{"n", "1024"}}, ""}), Catch::Contains("out of range"));
   CHECK_THROWS_WITH(resolve_scenario({"transpose", {{"cols", "31"}}, ""}), Catch::Contains("valid values are 32, 33"));
 }
+
+TEST_CASE("adjacent_scenario walks the table both ways and wraps", "[scenario]") {
+  const auto& specs = scenario_specs();
+  REQUIRE(specs.size() >= 2);
+  // Forward from each scenario reaches the next one; back undoes it.
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const ScenarioSpec& next = adjacent_scenario(specs[i].name, 1);
+    CHECK(next.name == specs[(i + 1) % specs.size()].name);
+    CHECK(adjacent_scenario(next.name, -1).name == specs[i].name);
+  }
+  CHECK(adjacent_scenario(specs.back().name, 1).name == specs.front().name);
+  CHECK(adjacent_scenario(specs.front().name, -1).name == specs.back().name);
+  // A trace file of no built-in scenario starts the walk at either end.
+  CHECK(adjacent_scenario("user:my_kernel", 1).name == specs.front().name);
+  CHECK(adjacent_scenario("", -1).name == specs.back().name);
+}

@@ -281,6 +281,15 @@ const ScenarioSpec* find_scenario(std::string_view name) {
   return nullptr;
 }
 
+const ScenarioSpec& adjacent_scenario(std::string_view name, int direction) {
+  const auto& specs = scenario_specs();
+  const ScenarioSpec* current = find_scenario(name);
+  if (!current) return direction < 0 ? specs.back() : specs.front();
+  const long n = long(specs.size());
+  const long i = long(current - specs.data());
+  return specs[size_t(((i + direction) % n + n) % n)];
+}
+
 std::string scenario_names() {
   std::string names;
   for (const auto& s : scenario_specs()) names += (names.empty() ? "" : ", ") + s.name;

@@ -90,6 +90,10 @@ struct ScenarioSpec {
 const std::vector<ScenarioSpec>& scenario_specs();
 const ScenarioSpec* find_scenario(std::string_view name);
 std::string scenario_names();  // "a, b, c" for messages
+// The scenario `direction` places after `name` in the table (wrapping around),
+// the order of the seeds' lesson: shuffles, reductions, votes, cooperative
+// groups, banks. An unknown name gives the first (or, going back, the last).
+const ScenarioSpec& adjacent_scenario(std::string_view name, int direction);
 
 struct ScenarioRequest {
   std::string scenario;
