@@ -100,7 +100,8 @@ class BlockRun {
   bool complete_ready_groups(uint32_t warp);
   void force_earliest_group();
   void complete_group(uint32_t warp, const PendingGroup& group);
-  void complete_shared_access(uint32_t warp, uint32_t lanes, TraceStep& step);
+  // Performs the access; a 16-byte load's bytes 8-15 (no LaneRecord field) go to loaded_high.
+  void complete_shared_access(uint32_t warp, uint32_t lanes, TraceStep& step, uint64_t (&loaded_high)[kWarpSize]);
   bool release_barrier();
 
   Dim3 grid_, block_;
@@ -235,8 +236,9 @@ void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
     }
   }
 
+  uint64_t loaded_high[kWarpSize] = {};
   if (op_is_shared(step.op))
-    complete_shared_access(warp, group.lanes, step);
+    complete_shared_access(warp, group.lanes, step, loaded_high);
   else
     rules::apply_step(step);
 
@@ -244,8 +246,7 @@ void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
     const int lane = std::countr_zero(lanes);
     EmuThread& t = threads_[base + lane];
     const LaneRecord& rec = step.lanes[lane];
-    const uint64_t value_high = t.result.value_high;  // set by complete_shared_access for loads
-    t.result = WarpOpResult{rec.out, rec.ok(), rec.undefined(), op_is_shared(step.op) ? value_high : 0};
+    t.result = WarpOpResult{rec.out, rec.ok(), rec.undefined(), loaded_high[lane]};
     t.state = ThreadState::Ready;
     ready_.push_back(uint32_t(base + lane));
   }
@@ -273,7 +274,8 @@ void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
 // found a 64-bit store of every lane to one word keeps lane 16's, a 128-bit
 // one lane 24's). So: phases in order, each in descending lane order. Loads
 // read memory at this moment, after every earlier access of the warp.
-void BlockRun::complete_shared_access(uint32_t warp, uint32_t lanes, TraceStep& step) {
+void BlockRun::complete_shared_access(uint32_t warp, uint32_t lanes, TraceStep& step,
+                                      uint64_t (&loaded_high)[kWarpSize]) {
   const size_t base = size_t(warp) * kWarpSize;
   step.mask = lanes;
   if (step.op == Op::StoreShared) {
@@ -296,12 +298,11 @@ void BlockRun::complete_shared_access(uint32_t warp, uint32_t lanes, TraceStep& 
     rec.flags = uint8_t(kLaneActive | kLaneOk);  // no predicate: ok means "defined"
     rec.src = -1;
     rec.out = 0;
-    t.result.value_high = 0;
     if (step.op == Op::LoadShared) {
       uint8_t bytes[16] = {};
       std::memcpy(bytes, t.request.shared, t.request.bytes);
       std::memcpy(&rec.out, bytes, 8);
-      std::memcpy(&t.result.value_high, bytes + 8, 8);
+      std::memcpy(&loaded_high[lane], bytes + 8, 8);
       rec.in = 0;
     }
   }
