@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "warpviz/scenario.h"
+#include "warpviz/trace.h"
 
 namespace warpviz::cli {
 
@@ -23,6 +24,16 @@ int run_dump(const Args& args);
 int run_diff(const Args& args);
 int run_bench(const Args& args);
 int run_profile(const Args& args);
+int run_new_file(const Args& args);
+
+// A user's own kernel file (cmd_file.cpp): FILE.cu (or .cuh).
+bool is_user_file(const std::string& arg);
+int run_run_file(const Args& args);
+int run_list_file(const std::string& path);
+int bench_reload(const Args& args);
+
+// A trace's outputs and shared-memory steps, as `run` prints them.
+void print_trace_summary(const Trace& trace);
 
 // True when args hold -h or --help.
 bool wants_help(const Args& args);

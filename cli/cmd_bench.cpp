@@ -63,6 +63,7 @@ int bench_record(const Args& args) {
 
 int run_bench(const Args& args) {
   if (!args.empty() && args[0] == "record") return bench_record(args);
+  if (!args.empty() && args[0] == "reload") return bench_reload(Args(args.begin() + 1, args.end()));
   if (wants_help(args) || args.empty() || args[0] != "emulator") {
     std::cout << kEmulatorUsage << kRecordUsage;
     return wants_help(args) ? 0 : 2;

@@ -55,6 +55,7 @@ void print_table() {
 }  // namespace
 
 int run_list(const Args& args) {
+  if (!args.empty() && is_user_file(args[0])) return run_list_file(args[0]);
   if (wants_help(args)) {
     std::cout << "usage: warpviz-cli list [--json]\n  Lists every scenario with its parameters and defaults.\n";
     return 0;

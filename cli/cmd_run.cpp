@@ -13,6 +13,7 @@ namespace warpviz::cli {
 namespace {
 
 const char* const kRunHelp = R"(usage: warpviz-cli run SCENARIO [--set NAME=VALUE]... [--input SPEC]
+       warpviz-cli run FILE.cu [options]   (your own kernel: 'warpviz-cli run FILE.cu --help')
                         [--backend cpu|cuda|auto] [-o FILE] [--json]
                         [--record-blocks LIST] [--record-warps LIST] [--no-record]
 
@@ -67,7 +68,9 @@ void print_shared_steps(const Trace& trace) {
   }
 }
 
-void print_summary(const Trace& trace) {
+}  // namespace
+
+void print_trace_summary(const Trace& trace) {
   std::cout << trace.meta.scenario << " on " << trace.meta.device << ": " << trace.steps.size()
             << " steps recorded" << (trace.overflow ? " (overflow: the recorder ran out of room)" : "") << "\n";
   for (const TraceOutput& out : trace.outputs) {
@@ -79,6 +82,8 @@ void print_summary(const Trace& trace) {
   }
   print_shared_steps(trace);
 }
+
+namespace {
 
 // The seed's own expectations beside what the hardware rules computed.
 void print_seed_claims(const ResolvedScenario& resolved, const Trace& trace, std::ostream& out) {
@@ -92,6 +97,11 @@ void print_seed_claims(const ResolvedScenario& resolved, const Trace& trace, std
 }  // namespace
 
 int run_run(const Args& args) {
+  // A user's own kernel file rather than a built-in scenario.
+  for (const std::string& a : args) {
+    if (a == "--") break;
+    if (is_user_file(a)) return run_run_file(args);
+  }
   if (wants_help(args)) {
     std::cout << kRunHelp;
     return 0;
@@ -145,7 +155,7 @@ int run_run(const Args& args) {
     std::cerr << "wrote " << out_path << " (" << trace.steps.size() << " steps)\n";
   }
   if (json) std::cout << trace_to_json(trace) << "\n";
-  if (!json && out_path.empty()) print_summary(trace);
+  if (!json && out_path.empty()) print_trace_summary(trace);
   print_seed_claims(resolved, trace, json || !out_path.empty() ? std::cerr : std::cout);
   return 0;
 }

@@ -14,10 +14,14 @@ const char* const kUsage = R"(usage: warpviz-cli COMMAND [ARGS]
 
 Commands:
   list [--json]                      the scenarios, their parameters and defaults
+  list FILE.cu                       the kernels of your own file
   run SCENARIO [options]             run a scenario and write or print its trace
+  run FILE.cu [options]              run your own kernel file (no GPU needed)
+  new FILE.cu                        write a starter kernel file that runs as it is
   dump FILE [--json] [--hex]         a trace as a table (or its JSON form)
   diff A B                           compare two traces lane by lane (exit 1 if they differ)
   bench emulator [--n N]             time the CPU emulator on reduce_sum
+  bench reload                       time a saved .cu file until its new trace is ready
   profile SCENARIO -o FILE [options] record on the GPU, count shared-memory wavefronts with ncu
 
 Run 'warpviz-cli COMMAND --help' for a command's options.
@@ -76,8 +80,9 @@ int main(int argc, char** argv) {
     if (command == "diff") return run_diff(args);
     if (command == "bench") return run_bench(args);
     if (command == "profile") return run_profile(args);
+    if (command == "new") return run_new_file(args);
     std::cerr << "warpviz-cli: unknown command '" << command
-              << "'; valid commands: list, run, dump, diff, bench, profile\n";
+              << "'; valid commands: list, run, new, dump, diff, bench, profile\n";
     return 2;
   } catch (const UsageError& e) {
     std::cerr << "warpviz-cli " << command << ": " << e.what() << " (see 'warpviz-cli " << command << " --help')\n";

@@ -12,6 +12,7 @@
 #include <bit>
 #include <boost/context/fiber.hpp>
 #include <boost/context/pooled_fixedsize_stack.hpp>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <stdexcept>
@@ -31,6 +32,12 @@ bool RecordFilter::wants(uint32_t block, uint32_t warp) const {
 }
 
 namespace {
+
+std::string hex_mask(uint32_t mask) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", mask);
+  return buf;
+}
 
 // ============================================================================
 // [SECTION] Thread state
@@ -103,6 +110,7 @@ class BlockRun {
   // Performs the access; a 16-byte load's bytes 8-15 (no LaneRecord field) go to loaded_high.
   void complete_shared_access(uint32_t warp, uint32_t lanes, TraceStep& step, uint64_t (&loaded_high)[kWarpSize]);
   bool release_barrier();
+  std::string describe_deadlock() const;
 
   Dim3 grid_, block_;
   const std::function<void()>& body_;
@@ -325,6 +333,52 @@ bool BlockRun::release_barrier() {
   return true;
 }
 
+// Who waits where: the first thread at the barrier, and each warp's lanes
+// stuck at a warp operation with the lanes they wait for.
+std::string BlockRun::describe_deadlock() const {
+  auto coords = [](const ThreadCoords& c) {
+    return "thread (" + std::to_string(c.thread_idx.x) + "," + std::to_string(c.thread_idx.y) + "," +
+           std::to_string(c.thread_idx.z) + ") (warp " + std::to_string(c.warp) + ", lane " + std::to_string(c.lane) +
+           ")";
+  };
+  auto lane_list = [](uint32_t lanes) {
+    std::string s;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      if (!((lanes >> lane) & 1u)) continue;
+      int last = lane;
+      while (last + 1 < kWarpSize && ((lanes >> (last + 1)) & 1u)) ++last;
+      s += (s.empty() ? "" : ",") + std::to_string(lane) + (last > lane ? "-" + std::to_string(last) : "");
+      lane = last;
+    }
+    return s;
+  };
+  const Dim3 b = threads_.empty() ? Dim3{} : threads_[0].coords.block_idx;
+  std::string msg = "deadlock in block (" + std::to_string(b.x) + "," + std::to_string(b.y) + "," +
+                    std::to_string(b.z) + "): ";
+  size_t at_barrier = 0;
+  const EmuThread* first_at_barrier = nullptr;
+  for (const EmuThread& t : threads_)
+    if (t.state == ThreadState::AtBarrier) {
+      if (!first_at_barrier) first_at_barrier = &t;
+      ++at_barrier;
+    }
+  msg += std::to_string(at_barrier) + " thread" + (at_barrier == 1 ? "" : "s") + " wait at __syncthreads()";
+  if (first_at_barrier)
+    msg += " (the first, " + coords(first_at_barrier->coords) + ", on line " +
+           std::to_string(first_at_barrier->request.line) + ")";
+  for (uint32_t w = 0; w < warp_count_; ++w) {
+    PendingGroup groups[kWarpSize];
+    const int count = collect_groups(w, groups);
+    for (int g = 0; g < count; ++g) {
+      const uint32_t missing = groups[g].mask & ~groups[g].lanes;
+      msg += "; warp " + std::to_string(w) + " lanes " + lane_list(groups[g].lanes) + " wait at " +
+             op_name(groups[g].op) + " on line " + std::to_string(groups[g].line);
+      if (missing) msg += " for lanes " + lane_list(missing) + " (named by its mask " + hex_mask(groups[g].mask) + ")";
+    }
+  }
+  return msg + ". On a GPU this launch would hang.";
+}
+
 // ============================================================================
 // [SECTION] Running one block
 // ============================================================================
@@ -377,9 +431,13 @@ void BlockRun::run(Dim3 block_idx, uint32_t block_linear) {
     for (uint32_t w = 0; w < warp_count_; ++w) progressed |= complete_ready_groups(w);
     if (progressed) continue;
     if (release_barrier()) continue;
-    bool any_live = false;
-    for (const EmuThread& t : threads_) any_live |= t.state != ThreadState::Exited;
+    bool any_live = false, any_at_barrier = false;
+    for (const EmuThread& t : threads_) {
+      any_live |= t.state != ThreadState::Exited;
+      any_at_barrier |= t.state == ThreadState::AtBarrier;
+    }
     if (!any_live) break;
+    if (any_at_barrier) throw DeadlockError(describe_deadlock());
     force_earliest_group();
   }
   // Steps were appended in completion order; a trace lists them warp by warp.
@@ -414,6 +472,8 @@ LaunchStats launch_grid(Dim3 grid, Dim3 block, const std::function<void()>& thre
 }
 
 bool in_emulated_thread() { return t_current != nullptr; }
+
+const ThreadCoords* current_thread_or_null() noexcept { return t_current ? &t_current->coords : nullptr; }
 
 const ThreadCoords& current_thread() {
   if (!t_current) throw std::logic_error("warpviz: CUDA built-ins used outside an emulated kernel");

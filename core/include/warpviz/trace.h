@@ -105,6 +105,9 @@ struct TraceStep {
 
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
+  // As CUDA's dim3: `Dim3(256)` is 256 x 1 x 1.
+  constexpr Dim3() = default;
+  constexpr Dim3(uint32_t x_, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
   uint64_t count() const { return uint64_t(x) * y * z; }
   bool operator==(const Dim3& o) const { return x == o.x && y == o.y && z == o.z; }
 };

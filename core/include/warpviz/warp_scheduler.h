@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <vector>
 
 #include "warpviz/trace.h"
@@ -69,9 +70,19 @@ struct LaunchStats {
 LaunchStats launch_grid(Dim3 grid, Dim3 block, const std::function<void()>& thread_body,
                         const RecordFilter& filter, Trace& trace);
 
+// Every live thread of a block waits and none can go on: some at
+// __syncthreads, the others at warp operations whose masks name lanes that
+// wait at the barrier. On a GPU such a launch hangs; the emulator stops it.
+class DeadlockError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // --- Called from inside an emulated thread ---------------------------------
 bool in_emulated_thread();
 const ThreadCoords& current_thread();
+// The running emulated thread, or null outside one. Safe in a signal handler.
+const ThreadCoords* current_thread_or_null() noexcept;
 WarpOpResult warp_collective(const WarpOpRequest& request);
 void block_barrier(uint32_t line);
 

@@ -46,7 +46,8 @@ using device_f64 = GpuDouble;
 #define blockIdx (::warpviz::emu::current_thread().block_idx)
 #define blockDim (::warpviz::emu::current_thread().block_dim)
 #define gridDim (::warpviz::emu::current_thread().grid_dim)
-#define warpSize 32
+// A constant, not a macro: host code reads cudaDeviceProp::warpSize.
+inline constexpr int warpSize = 32;
 
 using dim3 = warpviz::Dim3;
 

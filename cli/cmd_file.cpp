@@ -1,0 +1,328 @@
+// warpviz-cli run FILE.cu, new FILE.cu, list FILE.cu, bench reload: a user's
+// own kernel file (warpviz/user_file.h).
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "cli_command.h"
+#include "warpviz/trace_io.h"
+#include "warpviz/user_file.h"
+#include "warpviz/user_source.h"
+
+namespace warpviz::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kRunFileHelp = R"(usage: warpviz-cli run FILE.cu [options] [-- PROGRAM ARGS...]
+
+  Compiles FILE.cu against warpviz's recording layer, runs it on the exact CPU
+  emulator and records every warp operation of every kernel launch.
+  A file with a main() runs as the whole program it is (its output is shown,
+  every launch recorded). A file with kernels only is launched by warpviz:
+  const T* parameters are inputs, T* parameters outputs (recorded under their
+  names), scalars take --arg.
+
+  --kernel NAME         the kernel to launch (default: the file's only one);
+                        a template takes its arguments: --kernel 'reduce<float,256>'
+  --grid X[,Y[,Z]]      blocks (default 1)
+  --block X[,Y[,Z]]     threads per block (default 32)
+  --shared BYTES        extern __shared__ memory per block (default 0)
+  --input [NAME=]SPEC   fill the input arrays (or the array NAME): iota | ones |
+                        const:X | random:SEED | values:a,b,... | bits:hex,...
+                        (default iota); output arrays start at zero
+  --arg NAME=VALUE      a scalar parameter (else its default argument)
+  --len NAME=N          an array's length (default: one element per thread)
+  --launch N|NAME       the launch to write or print (default: the first)
+  --timeout SECONDS     stop the program after this long (default 10)
+  --max-steps N         steps recorded per launch before the trace is marked
+                        overflowed (default 200000)
+  --backend B           cpu (the default for files) | auto
+  -o FILE               write the launch's trace (.json or .wvt); never written
+                        when the run fails
+  --json                print the launch's trace as JSON on stdout (the program's
+                        own output then goes to stderr)
+  Exit: 0 ok, 2 a compile error or options that do not fit the file, 4 the
+  program crashed, deadlocked, ran past the time limit or exited non-zero.
+)";
+
+Dim3 parse_dims(const std::string& option, const std::string& text) {
+  uint32_t v[3] = {1, 1, 1};
+  std::istringstream in(text);
+  std::string item;
+  int n = 0;
+  while (std::getline(in, item, ',')) {
+    const auto x = parse_value(DType::U32, item);
+    if (n == 3 || !x || *x == 0) throw UsageError(option + " " + text + ": takes X[,Y[,Z]], each a positive number");
+    v[n++] = uint32_t(*x);
+  }
+  if (n == 0) throw UsageError(option + " needs X[,Y[,Z]]");
+  return Dim3{v[0], v[1], v[2]};
+}
+
+std::pair<std::string, std::string> name_value(const std::string& option, const std::string& text) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) throw UsageError(option + " takes NAME=VALUE, got '" + text + "'");
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+void print_launches(const user::FileRun& run) {
+  for (size_t i = 0; i < run.launches.size(); ++i) {
+    const Trace& t = run.launches[i];
+    const auto& p = t.meta.params;
+    std::cout << "launch " << i << ": " << (p.count("kernel") ? p.at("kernel") : "?") << "<<<(" << t.meta.grid.x
+              << "," << t.meta.grid.y << "," << t.meta.grid.z << "), (" << t.meta.block.x << "," << t.meta.block.y
+              << "," << t.meta.block.z << ")>>>\n";
+    print_trace_summary(t);
+  }
+}
+
+}  // namespace
+
+bool is_user_file(const std::string& arg) {
+  return arg.size() > 3 && (arg.compare(arg.size() - 3, 3, ".cu") == 0 || arg.compare(arg.size() - 4, 4, ".cuh") == 0);
+}
+
+int run_run_file(const Args& args) {
+  if (wants_help(args)) {
+    std::cout << kRunFileHelp;
+    return 0;
+  }
+  user::FileRequest request;
+  std::string out_path, launch;
+  bool json = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {
+      request.program_args.assign(args.begin() + long(i) + 1, args.end());
+      break;
+    } else if (a == "--kernel") {
+      request.kernel = option_value(args, i);
+    } else if (a == "--grid") {
+      request.grid = parse_dims(a, option_value(args, i));
+    } else if (a == "--block") {
+      request.block = parse_dims(a, option_value(args, i));
+    } else if (a == "--shared") {
+      const std::string v = option_value(args, i);
+      const auto n = parse_value(DType::U32, v);
+      if (!n) throw UsageError("--shared " + v + ": a number of bytes");
+      request.shared = *n;
+    } else if (a == "--input") {
+      const std::string v = option_value(args, i);
+      const size_t eq = v.find('=');
+      // "values:a,b" has no '='; "in=iota" names an array.
+      if (eq != std::string::npos && v.find(':') > eq) request.inputs.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+      else request.inputs.emplace_back("", v);
+    } else if (a == "--arg") {
+      request.args.push_back(name_value(a, option_value(args, i)));
+    } else if (a == "--len") {
+      request.lens.push_back(name_value(a, option_value(args, i)));
+    } else if (a == "--launch") {
+      launch = option_value(args, i);
+    } else if (a == "--timeout") {
+      const std::string v = option_value(args, i);
+      char* end = nullptr;
+      const double s = std::strtod(v.c_str(), &end);
+      if (!end || *end || !(s > 0) || s > 86400) throw UsageError("--timeout " + v + ": seconds, more than 0");
+      request.time_limit_s = s;
+    } else if (a == "--max-steps") {
+      const std::string v = option_value(args, i);
+      const auto n = parse_value(DType::U32, v);
+      if (!n || *n == 0) throw UsageError("--max-steps " + v + ": a positive number");
+      request.max_steps = *n;
+    } else if (a == "--backend") {
+      const std::string b = option_value(args, i);
+      if (b == "cpu") request.backend = user::FileBackend::Cpu;
+      else if (b == "cuda") request.backend = user::FileBackend::Cuda;
+      else if (b == "auto") request.backend = user::FileBackend::Auto;
+      else throw UsageError("--backend '" + b + "': valid backends are cpu, cuda, auto");
+    } else if (a == "-o" || a == "--output") {
+      out_path = option_value(args, i);
+    } else if (a == "--json") {
+      json = true;
+    } else if (a == "--set") {
+      throw UsageError("--set is for built-in scenarios; a .cu file takes --arg NAME=VALUE");
+    } else if (!a.empty() && a[0] == '-') {
+      throw UsageError("unknown option '" + a + "'");
+    } else if (request.path.empty()) {
+      request.path = a;
+    } else {
+      throw UsageError("unexpected argument '" + a + "' (one file per run; program arguments go after --)");
+    }
+  }
+
+  user::RunControl control;
+  control.output_fd = json ? 2 : 1;  // stdout stays the JSON's alone
+  std::cout.flush();
+  const user::FileRun run = user::run_user_file(request, control);
+
+  if (run.outcome == user::FileOutcome::CompileError) {
+    std::cerr << run.compiler_output;
+    std::cerr << "warpviz-cli run: " << request.path << " did not compile (" << run.message << ")\n";
+    return 2;
+  }
+  if (run.outcome == user::FileOutcome::RequestError || run.outcome == user::FileOutcome::Unavailable) {
+    std::cerr << "warpviz-cli run: " << run.message << "\n";
+    return 2;
+  }
+  const bool failed = run.outcome != user::FileOutcome::Ok;
+  if (failed) std::cerr << "warpviz-cli run: " << request.path << ": " << run.message << "\n";
+  if (run.launches.empty()) {
+    if (!failed) std::cerr << "warpviz-cli run: " << request.path << " launched no kernel; nothing was recorded\n";
+    return failed ? 4 : 0;
+  }
+
+  std::string why;
+  const Trace* picked = user::pick_launch(run, launch, &why);
+  if (!picked) {
+    std::cerr << "warpviz-cli run: " << why << "\n";
+    return 2;
+  }
+  if (run.launches.size() > 1 && launch.empty() && (json || !out_path.empty()))
+    std::cerr << "note: " << run.launches.size() << " launches were recorded; this is launch 0 ("
+              << picked->meta.params.at("kernel") << "); --launch N|NAME picks another\n";
+  if (picked->overflow) std::cerr << "warning: the trace overflowed; only its first steps were kept (--max-steps)\n";
+  if (!out_path.empty()) {
+    if (failed) {
+      std::cerr << "warpviz-cli run: " << out_path << " was not written (the run failed)\n";
+    } else {
+      save_trace(*picked, out_path);
+      std::cerr << "wrote " << out_path << " (" << picked->steps.size() << " steps)\n";
+    }
+  }
+  if (json) std::cout << trace_to_json(*picked) << "\n";
+  if (!json && out_path.empty()) print_launches(run);
+  return failed ? 4 : 0;
+}
+
+int run_new_file(const Args& args) {
+  if (wants_help(args) || args.size() != 1) {
+    std::cout << "usage: warpviz-cli new FILE.cu\n"
+                 "  Writes a commented starter kernel (a warp sum with a ballot) that runs as it is:\n"
+                 "  warpviz-cli run FILE.cu --input iota, or warpviz FILE.cu. Never overwrites a file.\n";
+    return args.size() == 1 ? 0 : 2;
+  }
+  const std::string& path = args[0];
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0) {
+    std::cerr << "warpviz-cli new: " << path
+              << (errno == EEXIST ? " exists already; warpviz never overwrites a file" : ": cannot create it") << "\n";
+    return 2;
+  }
+  std::string text = user::starter_file_text();
+  const std::string name = fs::path(path).filename().string();
+  for (size_t at; (at = text.find("THIS_FILE.cu")) != std::string::npos;) text.replace(at, 12, name);
+  const bool ok = ::write(fd, text.data(), text.size()) == ssize_t(text.size());
+  ::close(fd);
+  if (!ok) {
+    std::cerr << "warpviz-cli new: could not write " << path << "\n";
+    return 2;
+  }
+  std::cout << "wrote " << path << "; run it: warpviz-cli run " << path << " --input iota\n";
+  return 0;
+}
+
+int run_list_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "warpviz-cli list: " << path << ": no such file\n";
+    return 2;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  const user::UserSource src = user::scan_user_source(path, ss.str());
+  std::cout << path << ": " << (src.has_main ? "a whole program (main() runs; every launch is recorded)"
+                                             : "kernels only (warpviz launches the one you pick)")
+            << "\n";
+  for (const user::KernelDecl& k : src.kernels) {
+    std::cout << "  " << k.name << (k.is_template ? "<...>" : "") << "(";
+    for (size_t i = 0; i < k.params.size(); ++i)
+      std::cout << (i ? ", " : "") << k.params[i].name
+                << (k.params[i].default_text.empty() ? "" : " = " + k.params[i].default_text);
+    std::cout << ")   line " << k.line << "\n";
+  }
+  if (src.kernels.empty()) std::cout << "  (no __global__ kernel)\n";
+  return 0;
+}
+
+// warpviz-cli bench reload: the starter file saved again and again, each time
+// until its new trace is ready; then re-opened unchanged, from the cache.
+int bench_reload(const Args& args) {
+  int repeat = 5;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--repeat") {
+      const std::string v = option_value(args, i);
+      repeat = std::max(1, std::atoi(v.c_str()));
+    } else if (args[i] == "-h" || args[i] == "--help") {
+      std::cout << "usage: warpviz-cli bench reload [--repeat R]\n"
+                   "  Saves the starter file R times (5 by default), each with a change, and times each\n"
+                   "  save until its trace is ready (compile, link, run, load), then re-opens the\n"
+                   "  unchanged file from the cache. A fresh cache folder is used and removed.\n"
+                   "  Goals on a 2-core machine, CPU backend: save -> trace <= 1.5 s; cached <= 0.2 s.\n";
+      return 0;
+    } else {
+      throw UsageError("unknown option '" + args[i] + "'");
+    }
+  }
+  std::string tmpl = (fs::temp_directory_path() / "warpviz-bench-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary folder");
+  const fs::path dir = tmpl;
+  setenv("WARPVIZ_CACHE_DIR", (dir / "cache").c_str(), 1);
+  const fs::path file = dir / "starter.cu";
+  user::FileRequest request;
+  request.path = file.string();
+  request.inputs.emplace_back("", "iota");
+
+  struct Row {
+    double total, compile, link, run, load;
+  };
+  auto time_one = [&](Row& row) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const user::FileRun r = user::run_user_file(request);
+    row.total = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    row.compile = r.timing.compile_ms;
+    row.link = r.timing.link_ms;
+    row.run = r.timing.run_ms;
+    row.load = r.timing.load_ms;
+    if (!r.ok() || r.launches.empty()) throw std::runtime_error("the starter file did not run: " + r.message);
+    return r.timing.cached;
+  };
+  std::vector<Row> saves, cached;
+  for (int i = 0; i < repeat; ++i) {
+    // Each save changes the text, so nothing comes from the cache.
+    std::ofstream(file) << user::starter_file_text() << "// save " << i << "\n";
+    Row row{};
+    if (time_one(row)) throw std::runtime_error("internal: a changed file came from the cache");
+    saves.push_back(row);
+    Row again{};
+    if (!time_one(again)) throw std::runtime_error("internal: an unchanged file was compiled again");
+    cached.push_back(again);
+  }
+  fs::remove_all(dir);
+  auto median = [](std::vector<Row> rows, double Row::*field) {
+    std::sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) { return a.*field < b.*field; });
+    return rows[rows.size() / 2].*field;
+  };
+  auto print = [&](const char* what, const std::vector<Row>& rows, double goal_ms) {
+    const double total = median(rows, &Row::total);
+    std::cout << std::fixed << std::setprecision(0) << std::setw(26) << std::left << what << std::right
+              << std::setw(7) << total << " ms   compile " << std::setw(5) << median(rows, &Row::compile)
+              << "  link " << std::setw(4) << median(rows, &Row::link) << "  run " << std::setw(4)
+              << median(rows, &Row::run) << "  load " << std::setw(3) << median(rows, &Row::load) << "   goal <= "
+              << goal_ms << " ms: " << (total <= goal_ms ? "PASS" : "MISS") << "\n";
+  };
+  std::cout << "bench reload: the starter file, CPU backend, median of " << repeat << " (all times ms)\n";
+  print("save -> new trace ready", saves, 1500);
+  print("re-open, cached", cached, 200);
+  return 0;
+}
+
+}  // namespace warpviz::cli

@@ -1,0 +1,106 @@
+// Running a user's own .cu file: compile it against warpviz's recording layer
+// (cached by content), run it in a child process with a time limit, and read
+// back one trace per kernel launch. The CLI, the app and warpviz/testing.h
+// all go through run_user_file.
+//
+// A file runs in one of two ways (README, "Your own kernel"):
+//   a whole program   it has a main(): run as it is, every launch recorded;
+//   kernels only      warpviz writes the host code from the kernel's signature.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "warpviz/trace.h"
+
+namespace warpviz::user {
+
+enum class FileBackend { Auto, Cpu, Cuda };
+
+struct FileRequest {
+  std::string path;  // the .cu file
+  // Kernels only: which kernel ("reduce<float,256>" for a template); empty
+  // for the file's only __global__ function.
+  std::string kernel;
+  Dim3 grid{1}, block{32};
+  size_t shared = 0;  // bytes of extern __shared__ memory
+  std::vector<std::pair<std::string, std::string>> inputs;  // "" (every const T*) or a name -> spec
+  std::vector<std::pair<std::string, std::string>> args;    // scalar parameter -> value
+  std::vector<std::pair<std::string, std::string>> lens;    // array parameter -> element count
+  std::vector<std::string> program_args;                    // a whole program's argv[1..]
+  FileBackend backend = FileBackend::Auto;
+  double time_limit_s = 10.0;
+  size_t max_steps = 200000;  // per launch; past it the trace is marked overflowed
+};
+
+struct Diagnostic {
+  std::string file;
+  int line = 0, column = 0;
+  std::string severity;  // "error", "warning", "note"
+  std::string message;
+};
+
+enum class FileOutcome {
+  Ok,
+  CompileError,    // diagnostics say where
+  RequestError,    // the options do not fit the file (unknown kernel, missing --arg, ...)
+  Crash,           // the program died of a signal (an out-of-bounds access, ...)
+  Timeout,         // it ran past the time limit and was stopped
+  Deadlock,        // every thread of a block waits, none can go on
+  KernelError,     // the emulator refused something the kernel did
+  ProgramFailed,   // a whole program exited non-zero on its own
+  Cancelled,       // RunControl::cancel was set
+  Unavailable,     // the backend cannot run here (no GPU, no compiler)
+};
+const char* outcome_name(FileOutcome outcome);
+
+struct FileTiming {
+  bool cached = false;  // the compiled program came from the cache
+  double scan_ms = 0, compile_ms = 0, link_ms = 0, run_ms = 0, load_ms = 0;
+};
+
+struct FileRun {
+  FileOutcome outcome = FileOutcome::Ok;
+  std::string message;  // what went wrong, in words, naming block/warp/lane/line where known
+  std::vector<Diagnostic> diagnostics;
+  std::string compiler_output;
+  std::string program_output;  // stdout and stderr, when captured
+  int exit_code = 0;           // the program's
+  std::vector<Trace> launches; // in launch order; each trace's source is the user's file
+  std::vector<std::string> kernels;          // the file's __global__ functions
+  std::vector<std::string> watched_files;    // the file and the local files it includes
+  std::string backend;                       // "cpu" or "cuda": what ran
+  FileTiming timing;
+
+  bool ok() const { return outcome == FileOutcome::Ok; }
+};
+
+struct RunControl {
+  const std::atomic<bool>* cancel = nullptr;  // set to stop the run
+  // Where the program's output goes: captured into FileRun::program_output
+  // (fd < 0), or passed through to this file descriptor as it comes.
+  int output_fd = -1;
+  // Called with "compiling", "running", ... as the run moves on (any thread).
+  std::function<void(const std::string&)> on_status;
+};
+
+// Never throws for anything the file or the request does wrong: the outcome
+// and message say it.
+FileRun run_user_file(const FileRequest& request, const RunControl& control = {});
+
+// Picks one launch by index ("1") or kernel name ("reduce_sum"); nullptr and
+// `why` when there is none.
+const Trace* pick_launch(const FileRun& run, const std::string& which, std::string* why);
+
+// The starter file `warpviz-cli new` writes: a warp sum with a ballot.
+std::string starter_file_text();
+
+// The folder compiled programs are cached in ($XDG_CACHE_HOME/warpviz or
+// ~/.cache/warpviz; WARPVIZ_CACHE_DIR overrides).
+std::string cache_dir();
+
+}  // namespace warpviz::user

@@ -1,0 +1,48 @@
+// Reading a user's .cu file as text: which kernels it declares (names and
+// default arguments only; the compiler knows the types), whether it has a
+// main(), which local files it includes, and the rewrite that lets a host
+// compiler read it (`<<< >>>`, `extern __shared__`), line for line.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace warpviz::user {
+
+struct KernelParamText {
+  std::string name;          // "in"; "arg2" when the declaration names none
+  std::string default_text;  // "32" for `int n = 32`; empty when none
+};
+
+struct KernelDecl {
+  std::string name;
+  bool is_template = false;
+  int line = 0;  // 1-based line of the name
+  std::vector<KernelParamText> params;
+};
+
+struct UserSource {
+  std::string path;  // as the user gave it
+  std::string text;
+  std::vector<KernelDecl> kernels;  // definitions, in file order, each name once
+  bool has_main = false;
+  std::vector<std::string> local_includes;  // `#include "x.h"` targets, resolved to paths that exist
+};
+
+// Never throws on odd text: what it cannot read it leaves out, and the
+// compiler then says what is wrong.
+UserSource scan_user_source(const std::string& path, const std::string& text);
+
+// The text with comments, string and character literals blanked (newlines
+// kept), so searches see code only.
+std::string code_only(const std::string& text);
+
+// `k<<<g, b, s>>>(args)` -> `k ->* ::warpviz::user::launch_config("k", g, b, s)(args)` and
+// `extern __shared__ T name[];` -> `T* const name = ::warpviz::user::dynamic_shared<T>();`,
+// keeping every newline where it was.
+std::string rewrite_for_host(const std::string& text);
+
+// "my_sum" or "reduce<float,256>" -> the kernel's base name ("reduce").
+std::string kernel_base_name(const std::string& kernel);
+
+}  // namespace warpviz::user

@@ -1,0 +1,123 @@
+#include "child_process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace warpviz::user {
+
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& options) {
+  ChildResult r;
+  const auto t0 = std::chrono::steady_clock::now();
+  int pipe_fds[2] = {-1, -1};
+  if (options.output_fd < 0 && pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    r.start_error = std::string("pipe: ") + std::strerror(errno);
+    return r;
+  }
+  // An exec failure reaches the parent through a close-on-exec pipe.
+  int exec_fds[2];
+  if (pipe2(exec_fds, O_CLOEXEC) != 0) {
+    r.start_error = std::string("pipe: ") + std::strerror(errno);
+    return r;
+  }
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+
+  const pid_t pid = fork();
+  if (pid < 0) {
+    r.start_error = std::string("fork: ") + std::strerror(errno);
+    return r;
+  }
+  if (pid == 0) {
+    // Its own process group: a time limit stops whatever it started too.
+    setpgid(0, 0);
+    const int out = options.output_fd >= 0 ? options.output_fd : pipe_fds[1];
+    dup2(out, 1);
+    dup2(out, 2);
+    const int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) dup2(devnull, 0);
+    for (const auto& [k, v] : options.env) setenv(k.c_str(), v.c_str(), 1);
+    signal(SIGPIPE, SIG_DFL);
+    execvp(args[0], args.data());
+    const int err = errno;
+    ssize_t w = write(exec_fds[1], &err, sizeof err);
+    (void)w;
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  close(exec_fds[1]);
+  int exec_errno = 0;
+  if (read(exec_fds[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno) {
+    close(exec_fds[0]);
+    if (pipe_fds[0] >= 0) close(pipe_fds[0]), close(pipe_fds[1]);
+    waitpid(pid, nullptr, 0);
+    r.start_error = argv[0] + ": " + std::strerror(exec_errno);
+    return r;
+  }
+  close(exec_fds[0]);
+  r.started = true;
+  if (pipe_fds[1] >= 0) close(pipe_fds[1]);
+
+  int status = 0;
+  bool exited = false, pipe_open = pipe_fds[0] >= 0;
+  bool warned = false;
+  std::chrono::steady_clock::time_point warned_at;
+  char buf[8192];
+  while (!exited || pipe_open) {
+    if (pipe_open) {
+      pollfd p{pipe_fds[0], POLLIN, 0};
+      if (poll(&p, 1, 20) > 0) {
+        const ssize_t n = read(pipe_fds[0], buf, sizeof buf);
+        if (n > 0) {
+          if (r.output.size() < (size_t(16) << 20)) r.output.append(buf, size_t(n));
+          continue;
+        }
+        if (n == 0 || (n < 0 && errno != EINTR)) pipe_open = false;
+      }
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (!exited) {
+      const pid_t w = waitpid(pid, &status, WNOHANG);
+      if (w == pid) exited = true;
+    }
+    if (exited) continue;
+    const double elapsed = ms_since(t0);
+    const bool cancel = options.cancel && options.cancel->load();
+    const bool over = options.time_limit_s > 0 && elapsed > options.time_limit_s * 1000.0;
+    if ((cancel || over) && !warned) {
+      warned = true;
+      warned_at = std::chrono::steady_clock::now();
+      r.cancelled = cancel;
+      r.timed_out = !cancel;
+      if (over && options.on_time_limit) options.on_time_limit(pid);
+      else kill(-pid, SIGKILL);
+    } else if (warned && ms_since(warned_at) > options.grace_s * 1000.0) {
+      kill(-pid, SIGKILL);
+    }
+  }
+  if (pipe_fds[0] >= 0) close(pipe_fds[0]);
+  if (warned) kill(-pid, SIGKILL);  // anything the program left behind
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  r.wall_ms = ms_since(t0);
+  return r;
+}
+
+}  // namespace warpviz::user

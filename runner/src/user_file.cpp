@@ -1,0 +1,624 @@
+// Running a user's .cu file (user_file.h).
+//
+// [SECTION] The kit: what a user file is compiled against
+// [SECTION] The translation unit warpviz compiles
+// [SECTION] Compiling, cached by content
+// [SECTION] Running the program
+// [SECTION] Reading back what happened
+// [SECTION] Entry point
+#include "warpviz/user_file.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <regex>
+#include <sstream>
+
+#include "child_process.h"
+#include "warpviz/trace_io.h"
+#include "warpviz/user_source.h"
+#include "warpviz/version.h"
+
+namespace warpviz::user {
+
+namespace fs = std::filesystem;
+
+const char* outcome_name(FileOutcome outcome) {
+  switch (outcome) {
+    case FileOutcome::Ok: return "ok";
+    case FileOutcome::CompileError: return "compile error";
+    case FileOutcome::RequestError: return "request error";
+    case FileOutcome::Crash: return "crash";
+    case FileOutcome::Timeout: return "time limit";
+    case FileOutcome::Deadlock: return "deadlock";
+    case FileOutcome::KernelError: return "kernel error";
+    case FileOutcome::ProgramFailed: return "program failed";
+    case FileOutcome::Cancelled: return "cancelled";
+    case FileOutcome::Unavailable: return "unavailable";
+  }
+  return "?";
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_file(const fs::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+// FNV-1a 64 twice, with two offsets: a 128-bit content key for the cache.
+struct ContentKey {
+  uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
+  void add(const std::string& s) {
+    for (unsigned char c : s) {
+      a = (a ^ c) * 0x100000001b3ull;
+      b = (b ^ c) * 0x100000001b3ull;
+    }
+    a = (a ^ 0xff) * 0x100000001b3ull;  // a separator, so "ab"+"c" != "a"+"bc"
+    b = (b ^ 0xfe) * 0x100000001b3ull;
+  }
+  std::string hex() const {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
+    return buf;
+  }
+};
+
+// ============================================================================
+// [SECTION] The kit: what a user file is compiled against
+// ============================================================================
+// kit.json, written by CMake into the build tree (build/kit) and installed
+// under PREFIX/share/warpviz/kit: the compiler, flags, the precompiled
+// prelude, include folders and libraries.
+
+struct Kit {
+  fs::path dir;
+  std::string cxx;
+  std::vector<std::string> cxx_flags, include_dirs, link_inputs;
+  std::string prelude;
+  std::string id;  // changes whenever anything in the kit does
+  std::string problem;
+};
+
+fs::path self_exe_dir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : exe.parent_path();
+}
+
+Kit load_kit() {
+  Kit kit;
+  std::vector<fs::path> candidates;
+  if (const char* env = std::getenv("WARPVIZ_KIT")) candidates.emplace_back(env);
+  const fs::path exe_dir = self_exe_dir();
+  if (!exe_dir.empty()) {
+    candidates.push_back(exe_dir / ".." / "share" / "warpviz" / "kit");
+    candidates.push_back(exe_dir / ".." / "kit");
+  }
+#ifdef WARPVIZ_BUILD_KIT_DIR
+  candidates.emplace_back(WARPVIZ_BUILD_KIT_DIR);
+#endif
+  for (const fs::path& c : candidates) {
+    std::error_code ec;
+    const fs::path json = c / "kit.json";
+    if (!fs::is_regular_file(json, ec)) continue;
+    try {
+      const nlohmann::json j = nlohmann::json::parse(read_file(json));
+      kit.dir = fs::canonical(c);
+      auto resolve = [&](const std::string& p) { return fs::path(p).is_absolute() ? p : (kit.dir / p).string(); };
+      kit.cxx = j.at("cxx").get<std::string>();
+      kit.cxx_flags = j.at("cxx_flags").get<std::vector<std::string>>();
+      for (const auto& d : j.at("include_dirs")) kit.include_dirs.push_back(resolve(d.get<std::string>()));
+      for (const auto& l : j.at("link_inputs")) {
+        const std::string s = l.get<std::string>();
+        kit.link_inputs.push_back(s.rfind("-", 0) == 0 ? s : resolve(s));
+      }
+      kit.prelude = resolve(j.at("prelude").get<std::string>());
+      ContentKey key;
+      key.add(read_file(json));
+      key.add(tool_version());
+      for (const std::string& f : kit.link_inputs) {
+        if (f.rfind("-", 0) == 0) continue;
+        const auto t = fs::last_write_time(f, ec);
+        key.add(f + std::to_string(ec ? 0 : t.time_since_epoch().count()));
+      }
+      const auto t = fs::last_write_time(kit.prelude + ".gch", ec);
+      key.add(std::to_string(ec ? 0 : t.time_since_epoch().count()));
+      kit.id = key.hex();
+      return kit;
+    } catch (const std::exception& e) {
+      kit.problem = json.string() + ": " + e.what();
+      return kit;
+    }
+  }
+  kit.problem =
+      "warpviz cannot find its kit (kit.json: the compiler flags, headers and libraries a user's .cu file is "
+      "built with) next to this program; reinstall warpviz or set WARPVIZ_KIT to the kit folder";
+  return kit;
+}
+
+// ============================================================================
+// [SECTION] The translation unit warpviz compiles
+// ============================================================================
+
+std::string c_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+struct Unit {
+  std::string text;
+  std::string problem;  // a request that does not fit the file
+};
+
+// The user's text, rewritten line for line under `#line 1 "k.cu"` so every
+// step and every diagnostic names the user's own lines; then, for a file of
+// kernels only, the host code for the chosen kernel.
+Unit make_unit(const UserSource& src, const FileRequest& request) {
+  Unit unit;
+  unit.text = "#line 1 " + c_string(src.path) + "\n" + rewrite_for_host(src.text) + "\n";
+  if (src.has_main) return unit;
+
+  if (src.kernels.empty()) {
+    unit.problem = src.path + " has no __global__ kernel and no main(): nothing to run";
+    return unit;
+  }
+  std::string names;
+  for (const KernelDecl& k : src.kernels) names += (names.empty() ? "" : ", ") + k.name;
+  const KernelDecl* kernel = nullptr;
+  std::string call = request.kernel;
+  if (call.empty()) {
+    if (src.kernels.size() > 1) {
+      unit.problem = src.path + " has " + std::to_string(src.kernels.size()) + " kernels (" + names +
+                     "): pick one with --kernel NAME";
+      return unit;
+    }
+    kernel = &src.kernels.front();
+    call = kernel->name;
+  } else {
+    const std::string base = kernel_base_name(call);
+    for (const KernelDecl& k : src.kernels)
+      if (k.name == base) kernel = &k;
+    if (!kernel) {
+      unit.problem = "--kernel " + request.kernel + ": " + src.path + " has no kernel `" + base + "` (its kernels: " +
+                     names + ")";
+      return unit;
+    }
+  }
+  if (kernel->is_template && call.find('<') == std::string::npos) {
+    unit.problem = "kernel `" + kernel->name + "` is a template: name its arguments, e.g. --kernel '" +
+                   kernel->name + "<float>'";
+    return unit;
+  }
+  std::ostringstream driver;
+  driver << "#line 1 \"<warpviz: host code for " << kernel->name << ">\"\n"
+         << "#include \"warpviz/user_driver.h\"\n"
+         << "int main() {\n";
+  if (kernel->params.empty()) {
+    driver << "  return ::warpviz::user::run_kernel_only(" << c_string(call) << ", &" << call << ");\n";
+  } else {
+    driver << "  static const ::warpviz::user::ParamDecl params[] = {";
+    for (const KernelParamText& p : kernel->params)
+      driver << "{" << c_string(p.name) << ", " << (p.default_text.empty() ? "nullptr" : c_string(p.default_text))
+             << "}, ";
+    driver << "};\n  return ::warpviz::user::run_kernel_only(" << c_string(call) << ", &" << call
+           << ", params);\n";
+  }
+  driver << "}\n";
+  unit.text += driver.str();
+  return unit;
+}
+
+// ============================================================================
+// [SECTION] Compiling, cached by content
+// ============================================================================
+
+std::vector<Diagnostic> parse_diagnostics(const std::string& output) {
+  std::vector<Diagnostic> out;
+  static const std::regex re(R"(^(.+?):(\d+):(\d+): (fatal error|error|warning|note): (.*)$)");
+  std::istringstream lines(output);
+  std::string line;
+  std::smatch m;
+  while (std::getline(lines, line)) {
+    if (!std::regex_match(line, m, re)) continue;
+    Diagnostic d;
+    d.file = m[1];
+    d.line = std::stoi(m[2]);
+    d.column = std::stoi(m[3]);
+    d.severity = m[4] == "fatal error" ? "error" : m[4].str();
+    d.message = m[5];
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+struct Build {
+  bool ok = false;
+  fs::path program;
+  std::string output;
+  bool cancelled = false;
+};
+
+Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const RunControl& control,
+              FileTiming& timing) {
+  Build b;
+  ContentKey key;
+  key.add(kit.id);
+  key.add(unit.text);
+  key.add(fs::current_path().string());  // #line names a path relative to here
+  for (const std::string& inc : src.local_includes) key.add(inc + "\n" + read_file(inc));
+  const fs::path dir = fs::path(cache_dir()) / "cpu" / key.hex();
+  b.program = dir / "program";
+  std::error_code ec;
+  if (fs::is_regular_file(b.program, ec)) {
+    timing.cached = true;
+    b.ok = true;
+    return b;
+  }
+  // Built in a folder of its own, renamed into place whole.
+  const fs::path work = dir.string() + ".tmp" + std::to_string(getpid()) + "-" + std::to_string(std::random_device{}());
+  fs::create_directories(work, ec);
+  if (ec) {
+    b.output = "cannot create the cache folder " + work.string() + ": " + ec.message();
+    return b;
+  }
+  write_file(work / "unit.cpp", unit.text);
+
+  std::vector<std::string> cc{kit.cxx};
+  cc.insert(cc.end(), kit.cxx_flags.begin(), kit.cxx_flags.end());
+  cc.push_back("-include");
+  cc.push_back(kit.prelude);
+  const fs::path user_dir = fs::absolute(src.path).parent_path();
+  cc.push_back("-iquote");
+  cc.push_back(user_dir.string());
+  for (const std::string& d : kit.include_dirs) cc.push_back("-I" + d);
+  cc.insert(cc.end(), {"-fdiagnostics-color=never", "-fmax-errors=20", "-c", (work / "unit.cpp").string(), "-o",
+                       (work / "unit.o").string()});
+  ChildOptions opts;
+  opts.cancel = control.cancel;
+  if (control.on_status) control.on_status("compiling");
+  auto t0 = Clock::now();
+  ChildResult r = run_child(cc, opts);
+  timing.compile_ms = ms_since(t0);
+  b.output = r.start_error.empty() ? r.output : "cannot run the compiler: " + r.start_error;
+  if (r.cancelled) b.cancelled = true;
+  if (!r.started || r.exit_code != 0) {
+    fs::remove_all(work, ec);
+    return b;
+  }
+  std::vector<std::string> ld{kit.cxx, (work / "unit.o").string()};
+  ld.insert(ld.end(), kit.link_inputs.begin(), kit.link_inputs.end());
+  // A fixed load address: the crash report's program counter is then a line
+  // of the user's file by addr2line, with no load offset to subtract.
+  ld.insert(ld.end(), {"-no-pie", "-o", (work / "program").string()});
+  if (control.on_status) control.on_status("linking");
+  t0 = Clock::now();
+  r = run_child(ld, opts);
+  timing.link_ms = ms_since(t0);
+  b.output += r.output;
+  if (r.cancelled) b.cancelled = true;
+  if (!r.started || r.exit_code != 0) {
+    if (!r.start_error.empty()) b.output += "cannot run the linker: " + r.start_error;
+    fs::remove_all(work, ec);
+    return b;
+  }
+  fs::remove(work / "unit.o", ec);
+  fs::rename(work, dir, ec);
+  if (ec) fs::remove_all(work, ec);  // another process built the same key first
+  b.ok = fs::is_regular_file(b.program, ec);
+  return b;
+}
+
+// ============================================================================
+// [SECTION] Running the program
+// ============================================================================
+
+fs::path make_run_dir() {
+  std::string tmpl = (fs::temp_directory_path() / "warpviz-run-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) return {};
+  return tmpl;
+}
+
+std::string request_json(const FileRequest& request) {
+  nlohmann::json j;
+  j["grid"] = {request.grid.x, request.grid.y, request.grid.z};
+  j["block"] = {request.block.x, request.block.y, request.block.z};
+  j["shared"] = request.shared;
+  auto pairs = [](const std::vector<std::pair<std::string, std::string>>& list) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& [k, v] : list) a.push_back({k, v});
+    return a;
+  };
+  j["inputs"] = pairs(request.inputs);
+  j["args"] = pairs(request.args);
+  j["lens"] = pairs(request.lens);
+  return j.dump();
+}
+
+// "k.cu:7 (in my_sum)" for a program counter, by addr2line; empty when the
+// address is not in the user's file.
+std::string source_line_of(const fs::path& program, const std::string& pc, const UserSource& src) {
+  ChildOptions opts;
+  opts.time_limit_s = 5;
+  const ChildResult r = run_child({"addr2line", "-e", program.string(), "-f", "-C", "-i", pc}, opts);
+  if (!r.started || r.exit_code != 0) return "";
+  std::istringstream lines(r.output);
+  std::string function, where;
+  const std::string file_name = fs::path(src.path).filename().string();
+  while (std::getline(lines, function) && std::getline(lines, where)) {
+    const size_t colon = where.rfind(':');
+    if (colon == std::string::npos) continue;
+    const std::string file = where.substr(0, colon);
+    std::string line = where.substr(colon + 1);
+    line = line.substr(0, line.find(' '));
+    if (fs::path(file).filename() == file_name && line != "0" && line != "?") {
+      const size_t paren = function.find('(');
+      return src.path + ":" + line + " (in " + function.substr(0, paren) + ")";
+    }
+  }
+  return "";
+}
+
+// The fault report's text with its "pc 0x..." line turned into a source line.
+std::string explain_report(const std::string& body, const fs::path& program, const UserSource& src) {
+  std::istringstream lines(body);
+  std::string line, out, where;
+  while (std::getline(lines, line)) {
+    if (line.rfind("pc ", 0) == 0) {
+      where = source_line_of(program, line.substr(3), src);
+      continue;
+    }
+    out += (out.empty() ? "" : " ") + line;
+  }
+  if (!where.empty()) out += ", at " + where;
+  return out;
+}
+
+// ============================================================================
+// [SECTION] Reading back what happened
+// ============================================================================
+
+void read_launches(const fs::path& run_dir, const UserSource& src, const FileRequest& request, FileRun& run) {
+  std::ifstream index(run_dir / "launches.jsonl");
+  std::string line;
+  std::string input_spec;
+  for (const auto& [name, spec] : request.inputs)
+    input_spec += (input_spec.empty() ? "" : " ") + (name.empty() ? spec : name + "=" + spec);
+  while (std::getline(index, line)) {
+    try {
+      const nlohmann::json j = nlohmann::json::parse(line);
+      Trace t = load_trace((run_dir / j.at("file").get<std::string>()).string());
+      std::error_code ec;
+      t.meta.source_path = fs::absolute(src.path, ec).lexically_normal().string();
+      t.meta.source_text = src.text;
+      if (!src.has_main) {
+        t.meta.input_spec = input_spec.empty() ? "iota" : input_spec;
+        for (const auto& [k, v] : request.args) t.meta.params["arg." + k] = v;
+      }
+      run.launches.push_back(std::move(t));
+    } catch (const std::exception& e) {
+      run.message += std::string(run.message.empty() ? "" : "; ") + "a launch's trace could not be read: " + e.what();
+    }
+  }
+}
+
+}  // namespace
+
+std::string cache_dir() {
+  if (const char* d = std::getenv("WARPVIZ_CACHE_DIR"); d && *d) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return (fs::path(x) / "warpviz").string();
+  if (const char* h = std::getenv("HOME"); h && *h) return (fs::path(h) / ".cache" / "warpviz").string();
+  return (fs::temp_directory_path() / "warpviz-cache").string();
+}
+
+// ============================================================================
+// [SECTION] Entry point
+// ============================================================================
+
+FileRun run_user_file(const FileRequest& request, const RunControl& control) {
+  FileRun run;
+  auto t0 = Clock::now();
+  std::error_code ec;
+  if (!fs::is_regular_file(request.path, ec)) {
+    run.outcome = FileOutcome::RequestError;
+    run.message = request.path + ": no such file";
+    return run;
+  }
+  const UserSource src = scan_user_source(request.path, read_file(request.path));
+  for (const KernelDecl& k : src.kernels) run.kernels.push_back(k.name);
+  run.watched_files.push_back(fs::absolute(request.path, ec).lexically_normal().string());
+  run.watched_files.insert(run.watched_files.end(), src.local_includes.begin(), src.local_includes.end());
+  run.timing.scan_ms = ms_since(t0);
+
+  if (request.backend == FileBackend::Cuda) {
+    run.outcome = FileOutcome::Unavailable;
+    run.message = "--backend cuda: this build of warpviz runs a user's .cu file on the CPU emulator only";
+    return run;
+  }
+  run.backend = "cpu";
+  if (request.grid.count() == 0 || request.block.count() == 0) {
+    run.outcome = FileOutcome::RequestError;
+    run.message = "--grid and --block take positive sizes";
+    return run;
+  }
+  const Kit kit = load_kit();
+  if (!kit.problem.empty()) {
+    run.outcome = FileOutcome::Unavailable;
+    run.message = kit.problem;
+    return run;
+  }
+  const Unit unit = make_unit(src, request);
+  if (!unit.problem.empty()) {
+    run.outcome = FileOutcome::RequestError;
+    run.message = unit.problem;
+    return run;
+  }
+  const Build build = compile(kit, src, unit, control, run.timing);
+  run.compiler_output = build.output;
+  run.diagnostics = parse_diagnostics(build.output);
+  if (build.cancelled) {
+    run.outcome = FileOutcome::Cancelled;
+    run.message = "cancelled while compiling";
+    return run;
+  }
+  if (!build.ok) {
+    run.outcome = FileOutcome::CompileError;
+    for (const Diagnostic& d : run.diagnostics)
+      if (d.severity == "error") {
+        run.message = d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": error: " + d.message;
+        break;
+      }
+    if (run.message.empty()) run.message = "the compiler failed:\n" + build.output;
+    return run;
+  }
+
+  const fs::path run_dir = make_run_dir();
+  if (run_dir.empty()) {
+    run.outcome = FileOutcome::Unavailable;
+    run.message = "cannot create a temporary folder for the run";
+    return run;
+  }
+  write_file(run_dir / "request.json", request_json(request));
+  ChildOptions opts;
+  opts.env = {{"WARPVIZ_USER_OUT", run_dir.string()},
+              {"WARPVIZ_USER_NAME", fs::path(request.path).filename().string()},
+              {"WARPVIZ_USER_REQUEST", (run_dir / "request.json").string()},
+              {"WARPVIZ_USER_MAX_STEPS", std::to_string(request.max_steps)}};
+  opts.time_limit_s = request.time_limit_s;
+  opts.cancel = control.cancel;
+  opts.output_fd = control.output_fd;
+  opts.on_time_limit = [](int pid) { kill(pid, SIGUSR1); };
+  std::vector<std::string> argv{build.program.string()};
+  argv.insert(argv.end(), request.program_args.begin(), request.program_args.end());
+  if (control.on_status) control.on_status("running");
+  t0 = Clock::now();
+  const ChildResult r = run_child(argv, opts);
+  run.timing.run_ms = ms_since(t0);
+  run.program_output = r.output;
+  run.exit_code = r.exit_code;
+
+  t0 = Clock::now();
+  read_launches(run_dir, src, request, run);
+  run.timing.load_ms = ms_since(t0);
+
+  // The program's own report: its first line is the kind, the rest the words.
+  std::string kind, report;
+  {
+    std::istringstream fault(read_file(run_dir / "fault.txt"));
+    std::getline(fault, kind);
+    std::ostringstream rest;
+    rest << fault.rdbuf();
+    report = explain_report(rest.str(), build.program, src);
+  }
+  fs::remove_all(run_dir, ec);
+
+  if (!r.started) {
+    run.outcome = FileOutcome::Unavailable;
+    run.message = "cannot start the compiled program: " + r.start_error;
+  } else if (r.cancelled) {
+    run.outcome = FileOutcome::Cancelled;
+    run.message = "cancelled";
+  } else if (r.timed_out) {
+    run.outcome = FileOutcome::Timeout;
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", request.time_limit_s);
+    run.message = std::string("stopped after the time limit of ") + limit +
+                  " s (an endless loop, or a kernel that waits for something that never happens; --timeout "
+                  "SECONDS changes the limit)";
+    if (kind == "where") run.message += "; it was " + report;
+  } else if (kind == "deadlock") {
+    run.outcome = FileOutcome::Deadlock;
+    run.message = report;
+  } else if (kind == "request") {
+    run.outcome = FileOutcome::RequestError;
+    run.message = report;
+  } else if (kind == "kernel-error") {
+    run.outcome = FileOutcome::KernelError;
+    run.message = report;
+  } else if (kind == "crash" || r.signal != 0) {
+    run.outcome = FileOutcome::Crash;
+    run.message = "the program crashed: " + (report.empty() ? "signal " + std::to_string(r.signal) : report);
+  } else if (r.exit_code != 0) {
+    run.outcome = FileOutcome::ProgramFailed;
+    run.message = "the program exited with code " + std::to_string(r.exit_code);
+  }
+  return run;
+}
+
+const Trace* pick_launch(const FileRun& run, const std::string& which, std::string* why) {
+  auto list = [&] {
+    std::string s;
+    for (size_t i = 0; i < run.launches.size(); ++i) {
+      const auto it = run.launches[i].meta.params.find("kernel");
+      s += (s.empty() ? "" : ", ") + std::to_string(i) + " " + (it == run.launches[i].meta.params.end() ? "?" : it->second);
+    }
+    return s;
+  };
+  if (run.launches.empty()) {
+    if (why) *why = "the program launched no kernel";
+    return nullptr;
+  }
+  if (which.empty()) return &run.launches.front();
+  if (!which.empty() && std::all_of(which.begin(), which.end(), ::isdigit)) {
+    const size_t i = std::stoul(which);
+    if (i < run.launches.size()) return &run.launches[i];
+  }
+  for (const Trace& t : run.launches) {
+    const auto it = t.meta.params.find("kernel");
+    if (it != t.meta.params.end() && (it->second == which || kernel_base_name(it->second) == which)) return &t;
+  }
+  if (why) *why = "--launch " + which + ": no such launch (the launches: " + list() + ")";
+  return nullptr;
+}
+
+std::string starter_file_text() {
+  return R"(// A first warp kernel for warpviz. Run it:
+//   warpviz-cli run THIS_FILE.cu --input iota      (the trace, on the CPU emulator)
+//   warpviz THIS_FILE.cu                            (the app; it reloads when you save)
+//
+// No include is needed: warpviz adds CUDA's runtime and intrinsics itself.
+// Each parameter comes from the kernel's signature:
+//   const int* in   an input array, one value per thread  (--input SPEC)
+//   int* sum        an output array, recorded as "sum"
+//   unsigned* votes another output, recorded as "votes"
+//   int threshold   a number (--arg threshold=VALUE), 0 unless you say
+
+__global__ void warp_sum_and_vote(const int* in, int* sum, unsigned* votes, int threshold = 0) {
+    int lane = threadIdx.x % warpSize;
+    int v = in[threadIdx.x];
+
+    // Which lanes hold a value above the threshold? One bit per lane.
+    unsigned ballot = __ballot_sync(0xffffffff, v > threshold);
+
+    // The tree reduction: each round adds the value `offset` lanes down.
+    for (int offset = 16; offset > 0; offset >>= 1)
+        v += __shfl_down_sync(0xffffffff, v, offset);
+
+    // Lane 0 now holds the warp's total; the other lanes hold partial sums.
+    sum[threadIdx.x] = v;
+    if (lane == 0) votes[threadIdx.x / warpSize] = ballot;
+}
+)";
+}
+
+}  // namespace warpviz::user

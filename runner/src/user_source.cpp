@@ -1,0 +1,356 @@
+// Reading a user's .cu file as text (user_source.h).
+//
+// [SECTION] Code without comments and literals
+// [SECTION] Kernels and main
+// [SECTION] Local includes
+// [SECTION] The host compiler's rewrite
+#include "warpviz/user_source.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace warpviz::user {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+
+int line_of(const std::string& text, size_t pos) {
+  return 1 + int(std::count(text.begin(), text.begin() + long(std::min(pos, text.size())), '\n'));
+}
+
+std::string trim(const std::string& s) {
+  size_t a = 0, b = s.size();
+  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
+  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+  return s.substr(a, b - a);
+}
+
+bool word_at(const std::string& code, size_t pos, const std::string& word) {
+  if (code.compare(pos, word.size(), word) != 0) return false;
+  if (pos > 0 && ident_char(code[pos - 1])) return false;
+  const size_t end = pos + word.size();
+  return end >= code.size() || !ident_char(code[end]);
+}
+
+// The position just past the bracket that closes the one at `open`, or npos.
+size_t skip_balanced(const std::string& code, size_t open) {
+  const char o = code[open];
+  const char c = o == '(' ? ')' : o == '[' ? ']' : o == '{' ? '}' : '>';
+  int depth = 0;
+  for (size_t i = open; i < code.size(); ++i) {
+    if (code[i] == o) ++depth;
+    else if (code[i] == c && --depth == 0) return i + 1;
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
+// ============================================================================
+// [SECTION] Code without comments and literals
+// ============================================================================
+
+std::string code_only(const std::string& text) {
+  std::string out = text;
+  size_t i = 0;
+  const size_t n = text.size();
+  auto blank = [&](size_t from, size_t to) {
+    for (size_t k = from; k < to && k < n; ++k)
+      if (out[k] != '\n') out[k] = ' ';
+  };
+  while (i < n) {
+    const char c = text[i];
+    if (c == '/' && i + 1 < n && text[i + 1] == '/') {
+      size_t end = text.find('\n', i);
+      if (end == std::string::npos) end = n;
+      blank(i, end);
+      i = end;
+    } else if (c == '/' && i + 1 < n && text[i + 1] == '*') {
+      size_t end = text.find("*/", i + 2);
+      end = end == std::string::npos ? n : end + 2;
+      blank(i, end);
+      i = end;
+    } else if (c == 'R' && i + 1 < n && text[i + 1] == '"' && (i == 0 || !ident_char(text[i - 1]))) {
+      const size_t paren = text.find('(', i + 2);
+      if (paren == std::string::npos) break;
+      const std::string close = ")" + text.substr(i + 2, paren - i - 2) + "\"";
+      size_t end = text.find(close, paren);
+      end = end == std::string::npos ? n : end + close.size();
+      blank(i + 2, end - 1);
+      i = end;
+    } else if (c == '"' || (c == '\'' && !(i > 0 && std::isxdigit(static_cast<unsigned char>(text[i - 1])) &&
+                                          i + 1 < n && std::isxdigit(static_cast<unsigned char>(text[i + 1]))))) {
+      // A ' between hex digits is a digit separator (1'000), not a literal.
+      size_t k = i + 1;
+      while (k < n && text[k] != c && text[k] != '\n') k += text[k] == '\\' ? 2 : 1;
+      blank(i + 1, std::min(k, n));
+      i = std::min(k + 1, n);
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
+// ============================================================================
+// [SECTION] Kernels and main
+// ============================================================================
+
+namespace {
+
+const std::set<std::string> kTypeWords = {
+    "const",  "volatile", "unsigned", "signed",  "int",     "float",    "double",       "char",
+    "short",  "long",     "bool",     "void",    "struct",  "class",    "__restrict__", "__restrict",
+    "size_t", "int32_t",  "uint32_t", "int64_t", "uint64_t", "typename", "auto"};
+
+// The parameter list's top-level pieces, split at commas outside (), [], {}, <>.
+std::vector<std::string> split_params(const std::string& list) {
+  std::vector<std::string> parts;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const char c = list[i];
+    const bool doubled = i + 1 < list.size() && list[i + 1] == c;
+    if ((c == '<' || c == '>') && doubled) {  // << and >> are shifts
+      ++i;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
+    else if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
+    else if (c == ',' && depth == 0) {
+      parts.push_back(list.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  parts.push_back(list.substr(start));
+  return parts;
+}
+
+KernelParamText read_param(const std::string& piece, size_t index) {
+  KernelParamText p;
+  std::string decl = piece;
+  // The default argument: after a lone '=' at depth 0.
+  int depth = 0;
+  for (size_t i = 0; i < piece.size(); ++i) {
+    const char c = piece[i];
+    if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
+    else if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
+    else if (c == '=' && depth == 0 && (i + 1 >= piece.size() || piece[i + 1] != '=') &&
+             (i == 0 || std::string("=!<>").find(piece[i - 1]) == std::string::npos)) {
+      decl = piece.substr(0, i);
+      p.default_text = trim(piece.substr(i + 1));
+      break;
+    }
+  }
+  // The declarator's name: the last identifier outside brackets, unless it is
+  // a type word (an unnamed parameter).
+  std::vector<std::string> words;
+  depth = 0;
+  for (size_t i = 0; i < decl.size();) {
+    const char c = decl[i];
+    if (c == '[' || c == '(' || c == '<') ++depth;
+    if (c == ']' || c == ')' || c == '>') --depth;
+    if (ident_start(c)) {
+      size_t e = i;
+      while (e < decl.size() && ident_char(decl[e])) ++e;
+      if (depth == 0) words.push_back(decl.substr(i, e - i));
+      i = e;
+    } else {
+      ++i;
+    }
+  }
+  const bool named = words.size() >= 2 && !kTypeWords.count(words.back());
+  p.name = named ? words.back() : "arg" + std::to_string(index);
+  return p;
+}
+
+const std::set<std::string> kAttributeCalls = {"__launch_bounds__", "__attribute__", "__align__", "alignas",
+                                               "__declspec", "__maxnreg__", "__cluster_dims__"};
+
+}  // namespace
+
+UserSource scan_user_source(const std::string& path, const std::string& text) {
+  UserSource src;
+  src.path = path;
+  src.text = text;
+  const std::string code = code_only(text);
+  std::set<std::string> seen;
+  for (size_t pos = code.find("__global__"); pos != std::string::npos; pos = code.find("__global__", pos + 10)) {
+    if (!word_at(code, pos, "__global__")) continue;
+    // The function's name: the first identifier followed by '(' that is no attribute.
+    size_t i = pos + 10, name_pos = std::string::npos, open = std::string::npos;
+    while (i < code.size() && code[i] != ';' && code[i] != '{') {
+      if (ident_start(code[i]) && !ident_char(code[i - 1])) {
+        size_t e = i;
+        while (e < code.size() && ident_char(code[e])) ++e;
+        size_t k = e;
+        while (k < code.size() && std::isspace(static_cast<unsigned char>(code[k]))) ++k;
+        if (k < code.size() && code[k] == '(') {
+          if (kAttributeCalls.count(code.substr(i, e - i))) {
+            i = skip_balanced(code, k);
+            if (i == std::string::npos) break;
+            continue;
+          }
+          name_pos = i;
+          open = k;
+          break;
+        }
+        i = e;
+        continue;
+      }
+      ++i;
+    }
+    if (open == std::string::npos) continue;
+    const size_t close = skip_balanced(code, open);
+    if (close == std::string::npos) continue;
+    // A definition has a body; a prototype ends with ';'.
+    size_t k = close;
+    while (k < code.size() && code[k] != '{' && code[k] != ';') ++k;
+    if (k >= code.size() || code[k] != '{') continue;
+
+    KernelDecl kernel;
+    size_t e = name_pos;
+    while (e < code.size() && ident_char(code[e])) ++e;
+    kernel.name = code.substr(name_pos, e - name_pos);
+    kernel.line = line_of(text, name_pos);
+    // `template <...>` stands between the previous declaration's end and here.
+    size_t before = pos;
+    while (before > 0 && code[before - 1] != ';' && code[before - 1] != '}' && code[before - 1] != '{') --before;
+    const std::string lead = code.substr(before, pos - before);
+    kernel.is_template = std::regex_search(lead, std::regex("\\btemplate\\b"));
+    // Parameters as written (comments blanked).
+    const std::string list = trim(code.substr(open + 1, close - open - 2));
+    if (!list.empty() && list != "void") {
+      const std::vector<std::string> pieces = split_params(list);
+      for (size_t p = 0; p < pieces.size(); ++p) kernel.params.push_back(read_param(pieces[p], p));
+    }
+    if (seen.insert(kernel.name).second) src.kernels.push_back(std::move(kernel));
+  }
+  src.has_main = std::regex_search(code, std::regex("\\b(int|void|auto)\\s+main\\s*\\("));
+
+  // ==========================================================================
+  // [SECTION] Local includes
+  // ==========================================================================
+  std::set<std::string> visited;
+  std::vector<std::pair<fs::path, std::string>> pending{{fs::path(path), text}};
+  const std::regex include_re(R"re(^\s*#\s*include\s*"([^"]+)")re");
+  while (!pending.empty() && visited.size() < 64) {
+    auto [file, body] = pending.back();
+    pending.pop_back();
+    std::istringstream lines(body);
+    std::string line;
+    std::smatch m;
+    while (std::getline(lines, line)) {
+      if (!std::regex_search(line, m, include_re)) continue;
+      std::error_code ec;
+      const fs::path target = fs::weakly_canonical(file.parent_path() / m[1].str(), ec);
+      if (ec || !fs::is_regular_file(target, ec) || !visited.insert(target.string()).second) continue;
+      src.local_includes.push_back(target.string());
+      std::ifstream in(target, std::ios::binary);
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      pending.emplace_back(target, ss.str());
+    }
+  }
+  return src;
+}
+
+// ============================================================================
+// [SECTION] The host compiler's rewrite
+// ============================================================================
+
+namespace {
+
+struct Edit {
+  size_t pos, len;
+  std::string with;
+};
+
+// The callee before `<<<` at `at`: `name`, `ns::name` or `name<T, 256>`.
+size_t callee_start(const std::string& code, size_t at) {
+  size_t i = at;
+  while (i > 0 && std::isspace(static_cast<unsigned char>(code[i - 1]))) --i;
+  for (;;) {
+    if (i > 0 && code[i - 1] == '>') {  // template arguments
+      int depth = 0;
+      size_t k = i;
+      while (k > 0) {
+        --k;
+        if (code[k] == '>') ++depth;
+        else if (code[k] == '<' && --depth == 0) break;
+      }
+      if (depth != 0) return i;
+      i = k;
+    }
+    size_t k = i;
+    while (k > 0 && ident_char(code[k - 1])) --k;
+    if (k == i) return i;
+    i = k;
+    if (i >= 2 && code[i - 1] == ':' && code[i - 2] == ':') i -= 2;
+    else return i;
+  }
+}
+
+}  // namespace
+
+std::string rewrite_for_host(const std::string& text) {
+  const std::string code = code_only(text);
+  std::vector<Edit> edits;
+
+  for (size_t at = code.find("<<<"); at != std::string::npos; at = code.find("<<<", at + 3)) {
+    // The matching >>>: the first at bracket depth 0.
+    int depth = 0;
+    size_t end = std::string::npos;
+    for (size_t i = at + 3; i + 2 < code.size(); ++i) {
+      const char c = code[i];
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      else if (c == ')' || c == ']' || c == '}') --depth;
+      else if (depth == 0 && code.compare(i, 3, ">>>") == 0) {
+        end = i;
+        break;
+      }
+      if (c == ';') break;
+    }
+    if (end == std::string::npos) continue;  // the compiler will say what is wrong
+    const size_t start = callee_start(code, at);
+    std::string name;
+    for (size_t i = start; i < at; ++i)
+      if (!std::isspace(static_cast<unsigned char>(code[i]))) name += code[i];
+    if (name.empty()) continue;
+    edits.push_back({at, 3, "->* ::warpviz::user::launch_config(\"" + name + "\", "});
+    edits.push_back({end, 3, ")"});
+    at = end;
+  }
+
+  const std::regex extern_shared(R"(\bextern\s+__shared__\s+([^;{}]*?)\b([A-Za-z_]\w*)\s*\[\s*\]\s*;)");
+  const std::regex align_attr(R"((__align__|alignas)\s*\([^)]*\))");
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), extern_shared); it != std::sregex_iterator(); ++it) {
+    const std::smatch& m = *it;
+    const std::string type = trim(std::regex_replace(m[1].str(), align_attr, " "));
+    const std::string matched = m[0].str();
+    std::string with = type + "* const " + m[2].str() + " = ::warpviz::user::dynamic_shared<" + type + ">();";
+    with.append(size_t(std::count(matched.begin(), matched.end(), '\n')), '\n');
+    edits.push_back({size_t(m.position(0)), size_t(m.length(0)), with});
+  }
+
+  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.pos > b.pos; });
+  std::string out = text;
+  for (const Edit& e : edits) out.replace(e.pos, e.len, e.with);
+  return out;
+}
+
+std::string kernel_base_name(const std::string& kernel) {
+  const size_t lt = kernel.find('<');
+  return trim(lt == std::string::npos ? kernel : kernel.substr(0, lt));
+}
+
+}  // namespace warpviz::user

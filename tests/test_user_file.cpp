@@ -1,0 +1,241 @@
+// A user's own .cu file: scanned, rewritten, compiled against the kit, run in
+// a child process on the CPU emulator, and read back launch by launch.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "warpviz/user_file.h"
+#include "warpviz/user_source.h"
+
+using namespace warpviz;
+using namespace warpviz::user;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string fixture(const std::string& name) { return std::string(WARPVIZ_TEST_USER_FILES) + "/" + name; }
+
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+FileRun run_file(const std::string& name, FileRequest request = {}) {
+  request.path = fixture(name);
+  return run_user_file(request);
+}
+
+int64_t as_i32(uint64_t bits) { return int32_t(uint32_t(bits)); }
+
+}  // namespace
+
+TEST_CASE("scan: kernels, parameter names, defaults, templates and main", "[user][scan]") {
+  const UserSource two = scan_user_source("two.cu", read(fixture("two_kernels.cu")));
+  REQUIRE(two.kernels.size() == 2);
+  CHECK(two.kernels[0].name == "scale");
+  CHECK(two.kernels[0].is_template);
+  REQUIRE(two.kernels[0].params.size() == 3);
+  CHECK(two.kernels[0].params[2].name == "factor");
+  CHECK(two.kernels[0].params[2].default_text == "2");
+  CHECK(two.kernels[1].name == "offset_by");  // past __launch_bounds__(256)
+  CHECK_FALSE(two.kernels[1].is_template);
+  CHECK(two.kernels[1].line == 6);
+  CHECK_FALSE(two.has_main);
+
+  const UserSource seed = scan_user_source("w.cu", read(fixture("warp_shuffle.cu")));
+  CHECK(seed.has_main);
+  REQUIRE(seed.kernels.size() == 2);
+  CHECK(seed.kernels[0].name == "reduce_sum");
+  CHECK(seed.kernels[1].name == "test_shuffle");
+
+  // Comments and strings are no code; unnamed parameters get a name.
+  const UserSource odd = scan_user_source(
+      "o.cu", "// __global__ void fake(int a) {}\nconst char* s = \"__global__ void nope(){}\";\n"
+              "__global__ void real(const float*, unsigned n = 1u << 4) {}\n");
+  REQUIRE(odd.kernels.size() == 1);
+  CHECK(odd.kernels[0].name == "real");
+  CHECK(odd.kernels[0].params[0].name == "arg0");
+  CHECK(odd.kernels[0].params[1].default_text == "1u << 4");
+}
+
+TEST_CASE("rewrite: launches and extern __shared__ keep every line where it was", "[user][scan]") {
+  const std::string text =
+      "extern __shared__ __align__(16) float smem[];\n"
+      "int main() {\n"
+      "  k<<<grid, 256,\n    64 * sizeof(float)>>>(a, b);  // k<<<1, 1>>>() in a comment\n"
+      "  ns::t<float, 4><<<1, 32>>>();\n"
+      "}\n";
+  const std::string out = rewrite_for_host(text);
+  CHECK(std::count(out.begin(), out.end(), '\n') == std::count(text.begin(), text.end(), '\n'));
+  CHECK(out.find("float* const smem = ::warpviz::user::dynamic_shared<float>();") != std::string::npos);
+  CHECK(out.find("k->* ::warpviz::user::launch_config(\"k\", grid, 256,\n    64 * sizeof(float))(a, b);") !=
+        std::string::npos);
+  CHECK(out.find("// k<<<1, 1>>>() in a comment") != std::string::npos);
+  CHECK(out.find("launch_config(\"ns::t<float,4>\", 1, 32)()") != std::string::npos);
+}
+
+TEST_CASE("the issue's first file: five shfl.down steps, out[0] = 496", "[user][run]") {
+  FileRequest request;
+  request.inputs = {{"", "iota"}};
+  const FileRun run = run_file("my_sum.cu", request);
+  INFO(run.message << run.compiler_output);
+  REQUIRE(run.ok());
+  REQUIRE(run.launches.size() == 1);
+  const Trace& t = run.launches[0];
+  REQUIRE(t.steps.size() == 5);
+  const int64_t deltas[] = {16, 8, 4, 2, 1};
+  for (size_t i = 0; i < 5; ++i) {
+    CHECK(t.steps[i].op == Op::ShflDown);
+    CHECK(t.steps[i].args.b == deltas[i]);
+    CHECK(t.steps[i].line == 4);  // the user's line, not a wrapper's
+  }
+  const TraceOutput* out = t.output("out");
+  REQUIRE(out);
+  REQUIRE(out->bits.size() == 32);
+  CHECK(as_i32(out->bits[0]) == 496);
+  CHECK(t.output("in") == nullptr);  // inputs are not outputs
+  CHECK(t.meta.source_text == read(fixture("my_sum.cu")));
+  CHECK(fs::path(t.meta.source_path).filename() == "my_sum.cu");
+  CHECK(t.meta.params.at("kernel") == "my_sum");
+}
+
+TEST_CASE("the seed demo runs whole: its output, and both launches recorded", "[user][run]") {
+  const FileRun run = run_file("warp_shuffle.cu");
+  INFO(run.message << run.compiler_output);
+  REQUIRE(run.ok());
+  CHECK(run.program_output.find("Thread 0 result: 2.0") != std::string::npos);
+  CHECK(run.program_output.find("Thread 5 result: 10.0") != std::string::npos);
+  CHECK(run.program_output.find("Sum: 1024 (expected: 1024)") != std::string::npos);
+  CHECK(run.program_output.find("PASS") != std::string::npos);
+  REQUIRE(run.launches.size() == 2);
+  CHECK(run.launches[0].meta.params.at("kernel") == "test_shuffle");
+  CHECK(run.launches[0].steps.size() == 2);
+  CHECK(run.launches[0].steps[0].line == 96);  // __shfl_down_sync in test_shuffle
+  CHECK(run.launches[1].meta.params.at("kernel") == "reduce_sum");
+  CHECK(run.launches[1].meta.grid.x == 4);
+  CHECK(run.launches[1].meta.block.x == 256);
+  // Arrays are recorded under the variable cudaMalloc filled, with its type.
+  const TraceOutput* d_out = run.launches[1].output("d_out");
+  REQUIRE(d_out);
+  CHECK(d_out->dtype == DType::F32);
+  CHECK(d_out->bits[0] == 0x43800000u);  // 256.0f from each block
+  std::string why;
+  CHECK(pick_launch(run, "reduce_sum", &why) == &run.launches[1]);
+  CHECK(pick_launch(run, "7", &why) == nullptr);
+  CHECK(why.find("0 test_shuffle, 1 reduce_sum") != std::string::npos);
+}
+
+TEST_CASE("kernels only: templates, scalars with defaults, lengths and the grid", "[user][run]") {
+  FileRequest request;
+  request.kernel = "scale<int>";
+  request.inputs = {{"", "iota"}};
+  FileRun run = run_file("two_kernels.cu", request);
+  INFO(run.message << run.compiler_output);
+  REQUIRE(run.ok());
+  const TraceOutput* out = run.launches[0].output("out");
+  REQUIRE(out);
+  CHECK(as_i32(out->bits[5]) == 10);  // the default factor 2
+
+  request.kernel = "offset_by";
+  request.grid = Dim3{2};
+  request.block = Dim3{64};
+  request.args = {{"n", "100"}, {"delta", "0.5"}};
+  run = run_file("two_kernels.cu", request);
+  REQUIRE(run.ok());
+  out = run.launches[0].output("out");
+  REQUIRE(out);
+  REQUIRE(out->bits.size() == 128);
+  CHECK(out->bits[99] == 0x42c70000u);  // 99.5f
+  CHECK(out->bits[100] == 0);           // i >= n: untouched
+
+  request.args = {{"delta", "0.5"}};
+  run = run_file("two_kernels.cu", request);
+  CHECK(run.outcome == FileOutcome::RequestError);
+  CHECK(run.message.find("`n` (int) needs a value: --arg n=VALUE") != std::string::npos);
+
+  request.kernel = "";
+  run = run_file("two_kernels.cu", request);
+  CHECK(run.outcome == FileOutcome::RequestError);
+  CHECK(run.message.find("scale, offset_by") != std::string::npos);
+
+  request.kernel = "scale";
+  run = run_file("two_kernels.cu", request);
+  CHECK(run.outcome == FileOutcome::RequestError);
+  CHECK(run.message.find("is a template") != std::string::npos);
+}
+
+TEST_CASE("extern __shared__ memory sized by the launch", "[user][run]") {
+  FileRequest request;
+  request.grid = Dim3{3};
+  request.block = Dim3{128};
+  request.shared = 4 * sizeof(float);
+  request.inputs = {{"", "ones"}};
+  request.lens = {{"out", "3"}};
+  const FileRun run = run_file("dynamic_shared.cu", request);
+  INFO(run.message << run.compiler_output);
+  REQUIRE(run.ok());
+  const TraceOutput* out = run.launches[0].output("out");
+  REQUIRE(out);
+  REQUIRE(out->bits.size() == 3);
+  for (uint64_t b : out->bits) CHECK(b == 0x43000000u);  // 128.0f
+}
+
+TEST_CASE("a user's mistakes end in clear outcomes, never a hang", "[user][faults]") {
+  SECTION("a syntax error names the file and line") {
+    const FileRun run = run_file("syntax_error.cu");
+    CHECK(run.outcome == FileOutcome::CompileError);
+    CHECK(run.message.find("syntax_error.cu:3:") != std::string::npos);  // where g++ sees the missing ;
+    REQUIRE_FALSE(run.diagnostics.empty());
+    CHECK(run.diagnostics[0].line == 3);
+  }
+  SECTION("an out-of-bounds write names the array, the thread and the line") {
+    const FileRun run = run_file("out_of_bounds.cu");
+    CHECK(run.outcome == FileOutcome::Crash);
+    CHECK(run.message.find("past the end of `out` (128 bytes)") != std::string::npos);
+    CHECK(run.message.find("thread (0,0,0) = warp 0, lane 0") != std::string::npos);
+    CHECK(run.message.find("out_of_bounds.cu:4") != std::string::npos);
+  }
+  SECTION("an endless loop stops at the time limit and says where it was") {
+    FileRequest request;
+    request.time_limit_s = 1.0;
+    const FileRun run = run_file("endless.cu", request);
+    CHECK(run.outcome == FileOutcome::Timeout);
+    CHECK(run.message.find("time limit of 1 s") != std::string::npos);
+    CHECK(run.message.find("in kernel spin") != std::string::npos);
+    CHECK(run.timing.run_ms < 3000);
+  }
+  SECTION("a deadlock names who waits where") {
+    const FileRun run = run_file("deadlock.cu");
+    CHECK(run.outcome == FileOutcome::Deadlock);
+    CHECK(run.message.find("16 threads wait at __syncthreads()") != std::string::npos);
+    CHECK(run.message.find("on line 8") != std::string::npos);
+    CHECK(run.message.find("lanes 0-15 wait at shfl.down on line 6 for lanes 16-31") != std::string::npos);
+  }
+}
+
+TEST_CASE("the starter file runs as it is, and comes from the cache the second time", "[user][run]") {
+  const fs::path dir = fs::temp_directory_path() / ("warpviz-starter-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / "k.cu";
+  std::ofstream(file) << starter_file_text();
+  FileRequest request;
+  request.path = file.string();
+  request.inputs = {{"", "iota"}};
+  const FileRun first = run_user_file(request);
+  INFO(first.message << first.compiler_output);
+  REQUIRE(first.ok());
+  const Trace& t = first.launches[0];
+  REQUIRE(t.output("sum"));
+  REQUIRE(t.output("votes"));
+  CHECK(as_i32(t.output("sum")->bits[0]) == 496);
+  CHECK(t.output("votes")->bits[0] == 0xfffffffeu);  // every lane but lane 0 holds more than 0
+  CHECK(t.steps.front().op == Op::Ballot);
+  const FileRun again = run_user_file(request);
+  REQUIRE(again.ok());
+  CHECK(again.timing.cached);
+  fs::remove_all(dir);
+}
