@@ -110,11 +110,14 @@ class KernelParam {
                           " elements): " + e.what());
           }
         }
+        // Through cudaMemcpy, so the same host code runs on a GPU too.
+        std::vector<Elem> host(count);
+        for (size_t i = 0; i < count; ++i) host[i] = ValueBits<Elem>::from_bits(bits[i]);
         Elem* device = nullptr;
-        if ((cudaMalloc)(&device, count * sizeof(Elem)) != cudaSuccess)  // (): no line of this file
+        if ((cudaMalloc)(&device, count * sizeof(Elem)) != cudaSuccess ||  // (): no line of this file
+            cudaMemcpy(device, host.data(), count * sizeof(Elem), cudaMemcpyHostToDevice) != cudaSuccess)
           request_error("cannot allocate `" + name_ + "` (" + std::to_string(count) + " elements)");
         name_allocation(device, name_);
-        for (size_t i = 0; i < count; ++i) device[i] = ValueBits<Elem>::from_bits(bits[i]);
         value_ = device;
         count_ = count;
         output_ = !input;
@@ -159,8 +162,10 @@ class KernelParam {
         TraceOutput out;
         out.name = name_;
         out.dtype = ValueBits<Elem>::dtype;
+        std::vector<Elem> host(count_);
+        cudaMemcpy(host.data(), value_, count_ * sizeof(Elem), cudaMemcpyDeviceToHost);
         out.bits.resize(count_);
-        for (size_t i = 0; i < count_; ++i) out.bits[i] = ValueBits<Elem>::to_bits(value_[i]);
+        for (size_t i = 0; i < count_; ++i) out.bits[i] = ValueBits<Elem>::to_bits(host[i]);
         outputs.push_back(std::move(out));
       }
     }
