@@ -510,9 +510,16 @@ class StepStreamer {
     const bool opens = event == E::object_start || event == E::array_start;
     if (depth == 0 && event == E::array_start)
       r_.fail(root_, "not a warpviz trace (not a JSON object)");
+    // Inside a dropped member's value until the next member or the root's end
+    // (nlohmann reports no end for a dropped container).
+    if (skipping_ && !(depth == 1 && event == E::key) && depth != 0) return false;
+    skipping_ = false;
     if (event == E::key && depth == 1) {
       top_key_ = parsed.get<std::string>();
-      if (!known_member(top_key_)) return false;  // dropped unread
+      if (!known_member(top_key_)) {
+        skipping_ = true;
+        return false;  // dropped: nlohmann keeps nothing of its value
+      }
       if (top_key_ == "steps" && std::exchange(steps_member_seen_, true))
         r_.fail(root_ / "steps", "appears twice");
       return true;
@@ -566,7 +573,7 @@ class StepStreamer {
   Trace& t_;
   const JsonPath root_;  // paths point at their parent: it must outlive them
   std::string top_key_, sub_key_;
-  bool in_steps_ = false, steps_member_seen_ = false;
+  bool in_steps_ = false, steps_member_seen_ = false, skipping_ = false;
   size_t step_events_ = 0;
 };
 
