@@ -1,6 +1,7 @@
 // warpviz-cli: one function per command; arguments after the command name.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -45,5 +46,13 @@ std::string option_value(const Args& args, size_t& i);
 // (repeatable) and --input SPEC. True when args[i] was one (i then points at
 // its value); throws UsageError on a --set without NAME=.
 bool take_request_option(const Args& args, size_t& i, ScenarioRequest& request);
+
+// The value of --max-bytes N (4096, 512M, 2G; see parse_byte_count), the most
+// bytes a trace file may have; throws UsageError on anything else.
+uint64_t max_bytes_value(const Args& args, size_t& i);
+// One line for the commands' --help.
+constexpr const char* kMaxBytesHelp =
+    "  --max-bytes N  read traces of at most N bytes (e.g. 4G; default 1G, or $WARPVIZ_MAX_TRACE_BYTES)\n"
+    "  A trace file of - is standard input.\n";
 
 }  // namespace warpviz::cli

@@ -1,5 +1,6 @@
 // warpviz-cli diff: compare two traces lane by lane.
 #include <iostream>
+#include <optional>
 
 #include "cli_command.h"
 #include "warpviz/trace_diff.h"
@@ -9,16 +10,18 @@ namespace warpviz::cli {
 
 int run_diff(const Args& args) {
   if (wants_help(args)) {
-    std::cout << "usage: warpviz-cli diff A B [--meta] [--undefined] [--max N]\n"
+    std::cout << "usage: warpviz-cli diff A B [--meta] [--undefined] [--max N] [--max-bytes N]\n"
                  "  Compares two traces step by step and lane by lane; prints the first differences.\n"
                  "  Exit 0 when equal, 1 when they differ, 2 on bad input.\n"
                  "  --meta       also compare scenario, parameters, dtype, input, grid and block, and measurements\n"
                  "  --undefined  also compare values of lanes marked undefined (skipped by default)\n"
-                 "  --max N      print at most N differences (default 20)\n";
+                 "  --max N      print at most N differences (default 20)\n"
+              << kMaxBytesHelp;
     return 0;
   }
   std::vector<std::string> paths;
   TraceDiffOptions options;
+  std::optional<uint64_t> max_bytes;  // unset: max_trace_bytes()
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--meta") {
@@ -30,15 +33,19 @@ int run_diff(const Args& args) {
       const auto v = parse_value(DType::U32, n);
       if (!v || *v == 0) throw UsageError("--max takes a positive count, got '" + n + "'");
       options.max_differences = size_t(*v);
-    } else if (!a.empty() && a[0] == '-') {
+    } else if (a == "--max-bytes") {
+      max_bytes = max_bytes_value(args, i);
+    } else if (a.size() > 1 && a[0] == '-') {  // "-" is stdin
       throw UsageError("unknown option '" + a + "'");
     } else {
       paths.push_back(a);
     }
   }
   if (paths.size() != 2) throw UsageError("diff takes exactly two trace files");
-  const Trace a = load_trace(paths[0]);
-  const Trace b = load_trace(paths[1]);
+  if (paths[0] == "-" && paths[1] == "-") throw UsageError("standard input (-) can be only one of the two traces");
+  const uint64_t limit = max_bytes ? *max_bytes : max_trace_bytes();
+  const Trace a = load_trace(paths[0], limit);
+  const Trace b = load_trace(paths[1], limit);
   size_t total = 0;
   const auto differences = diff_traces(a, b, options, &total);
   if (differences.empty()) {

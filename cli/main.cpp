@@ -55,6 +55,13 @@ bool take_request_option(const Args& args, size_t& i, ScenarioRequest& request) 
   return true;
 }
 
+uint64_t max_bytes_value(const Args& args, size_t& i) {
+  const std::string text = option_value(args, i);
+  const auto n = warpviz::parse_byte_count(text);
+  if (!n) throw UsageError("--max-bytes takes a byte count such as 4096, 512M or 2G, got '" + text + "'");
+  return *n;
+}
+
 }  // namespace warpviz::cli
 
 int main(int argc, char** argv) {

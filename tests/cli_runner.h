@@ -16,9 +16,11 @@ struct CommandResult {
   std::string out;  // stdout, and stderr with it unless only stdout was asked for
 };
 
-// stderr goes with stdout unless only stdout is wanted (JSON).
-inline CommandResult run_cli(const std::string& args, bool with_stderr = true) {
-  const std::string command = std::string(WARPVIZ_CLI_PATH) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+// stderr goes with stdout unless only stdout is wanted (JSON). `shell_before` is
+// shell text run first, in the same shell: "ulimit -v 500000; ", "cat x.wvt | ".
+inline CommandResult run_cli(const std::string& args, bool with_stderr = true, const std::string& shell_before = "") {
+  const std::string command =
+      shell_before + std::string(WARPVIZ_CLI_PATH) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
   CommandResult r;
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);

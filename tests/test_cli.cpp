@@ -1,6 +1,8 @@
 // warpviz-cli end to end: the commands a user types, their output and exit codes.
 
 #include <bit>
+#include <chrono>
+#include <iterator>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -235,4 +237,128 @@ TEST_CASE("run bank: bad parameters exit 2 and say what is valid", "[cli][errors
   const CommandResult n = cli("run transpose --set n=48");
   CHECK(n.exit_code == 2);
   CHECK(n.out.find("multiple of 32") != std::string::npos);
+}
+
+namespace {
+
+// The CLI with its address space capped at 512 MB: a reader that tries to
+// allocate by a hostile count gets std::bad_alloc (exit 3) instead of the machine.
+CommandResult cli_bounded(const std::string& args) { return run_cli(args, true, "ulimit -v 524288; "); }
+
+void store_le(std::string& s, size_t at, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) s[at + size_t(i)] = char(uint8_t(v >> (8 * i)));
+}
+
+std::string file_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+TEST_CASE("dump: hostile files exit 2 with a message, in bounded memory and time", "[cli][errors][hostile]") {
+  const fs::path dir = temp_dir() / "hostile";
+  fs::create_directories(dir);
+  // Built by hand (trace_binary.cpp's layout): magic, version 2, a claimed size
+  // of 1 TiB, 66 bytes of empty metadata with a 1x1x1 launch, then an output
+  // count of 4294967295 (or 10^8) and the start of an output.
+  std::string head = "WARPVIZT";
+  head += std::string(12, '\0');
+  store_le(head, 8, 2, 4);
+  store_le(head, 12, uint64_t(1) << 40, 8);
+  std::string meta(66, '\0');
+  for (size_t at : {13, 17, 21, 25, 29, 33}) meta[at] = 1;  // grid and block x, y, z = 1
+  head += meta;
+  REQUIRE(head.size() == 86);
+
+  std::string f95 = head + std::string(4, '\0') + std::string(4, '\0') + char(1);
+  store_le(f95, 86, 0xffffffffu, 4);
+  std::string f123 = head + std::string(4, '\0') + std::string(4, '\0') + char(1) + char(4) + std::string(8, '\0') +
+                     std::string(19, '\x11');
+  store_le(f123, 86, 100'000'000, 4);
+  store_le(f123, 96, uint64_t(1) << 36, 8);
+  REQUIRE(f95.size() == 95);
+  REQUIRE(f123.size() == 123);
+  for (const auto& [name, bytes] : {std::pair{"95.wvt", f95}, std::pair{"123.wvt", f123}}) {
+    INFO(name);
+    const fs::path path = dir / name;
+    std::ofstream(path, std::ios::binary) << bytes;
+    const auto start = std::chrono::steady_clock::now();
+    const CommandResult r = cli_bounded("dump " + path.string());
+    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 1.0);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out == "warpviz-cli dump: " + path.string() + ": truncated (the output list is cut off)\n");
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  const CommandResult zero = cli_bounded("dump /dev/zero");
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 1.0);
+  CHECK(zero.exit_code == 2);
+  CHECK(zero.out == "warpviz-cli dump: /dev/zero: not a warpviz trace (neither the binary nor the JSON form)\n");
+
+  // A stream that looks like JSON but never ends stops at the limit, which the
+  // option and the environment set.
+  const std::string endless = "(printf '{'; head -c 3000000 /dev/zero | tr '\\0' ' ') | ";
+  const CommandResult limited = run_cli("dump - --max-bytes 1M", true, endless);
+  CHECK(limited.exit_code == 2);
+  CHECK(limited.out.find("stdin: larger than the limit of 1048576 bytes for a trace (set WARPVIZ_MAX_TRACE_BYTES, or "
+                         "pass --max-bytes to warpviz-cli, to raise it)") != std::string::npos);
+  const CommandResult by_env = run_cli("dump -", true, endless + "WARPVIZ_MAX_TRACE_BYTES=2M ");
+  CHECK(by_env.exit_code == 2);
+  CHECK(by_env.out.find("larger than the limit of 2097152 bytes") != std::string::npos);
+  CHECK(cli("dump x.wvt --max-bytes lots").exit_code == 2);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("dump - and diff - read a trace from a pipe", "[cli][files]") {
+  const fs::path dir = temp_dir() / "pipes";
+  fs::create_directories(dir);
+  const std::string wvt = (dir / "x.wvt").string(), json = (dir / "x.json").string();
+  REQUIRE(cli("run warp_sum -o " + wvt).exit_code == 0);
+  REQUIRE(cli("run warp_sum -o " + json).exit_code == 0);
+  const CommandResult from_file = cli("dump " + wvt);
+  REQUIRE(from_file.exit_code == 0);
+
+  // Before: "bad magic" (the sniffing seeked back on a pipe).
+  const CommandResult piped = run_cli("dump -", true, "cat " + wvt + " | ");
+  CHECK(piped.exit_code == 0);
+  CHECK(piped.out == from_file.out);
+  const CommandResult dev_stdin = run_cli("dump /dev/stdin", true, "cat " + wvt + " | ");
+  CHECK(dev_stdin.exit_code == 0);
+  CHECK(dev_stdin.out == from_file.out);
+  const CommandResult piped_json = run_cli("dump -", true, "cat " + json + " | ");
+  CHECK(piped_json.exit_code == 0);
+  CHECK(piped_json.out == from_file.out);
+  const CommandResult diff = run_cli("diff - " + json, true, "cat " + wvt + " | ");
+  CHECK(diff.exit_code == 0);
+  CHECK(diff.out.find("traces are identical") != std::string::npos);
+  CHECK(cli("diff - -").exit_code == 2);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("run -o: keeps the mode, writes through a symlink, never touches X.tmp", "[cli][files]") {
+  const fs::path dir = temp_dir() / "output";
+  fs::create_directories(dir);
+  const fs::path target = dir / "x.wvt", user_tmp = dir / "x.wvt.tmp";
+  std::ofstream(user_tmp) << "the user's own file";
+  std::ofstream(target) << "old";
+  fs::permissions(target, fs::perms::owner_read | fs::perms::owner_write);  // 600
+  REQUIRE(cli("run warp_sum -o " + target.string()).exit_code == 0);
+  CHECK(fs::status(target).permissions() == (fs::perms::owner_read | fs::perms::owner_write));
+  CHECK(file_bytes(user_tmp) == "the user's own file");
+  CHECK(file_bytes(target).compare(0, 8, "WARPVIZT") == 0);
+  CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 2);  // no temporary left
+
+  const fs::path link = dir / "link.json";
+  fs::create_symlink("x.wvt", link);
+  const CommandResult through = cli("run warp_sum -o " + link.string());
+  CHECK(through.exit_code == 0);
+  CHECK(fs::is_symlink(link));
+  CHECK(file_bytes(target).front() == '{');  // the JSON form, by the name given
+  CHECK(fs::status(target).permissions() == (fs::perms::owner_read | fs::perms::owner_write));
+
+  const CommandResult to_dir = cli("run warp_sum -o " + dir.string());
+  CHECK(to_dir.exit_code == 2);
+  CHECK(to_dir.out.find("cannot write " + dir.string() + ": Is a directory") != std::string::npos);
+  fs::remove_all(dir);
 }

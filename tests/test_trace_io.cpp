@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -676,6 +677,159 @@ TEST_CASE("binary form: a shared step the bank model cannot cost is corrupt", "[
   REQUIRE(from_binary(to_binary(t)).steps[1].lanes[4].bytes == 3);
 }
 
+namespace {
+
+void store_le32(std::string& s, size_t at, uint32_t v) {
+  for (int i = 0; i < 4; ++i) s[at + size_t(i)] = char(uint8_t(v >> (8 * i)));
+}
+
+// An empty trace's bytes up to and including its output count (at byte 86: the
+// 20-byte header and 66 bytes of empty metadata), the count set to `outputs` and
+// the header claiming `claimed` bytes, then `tail` (the start of an output).
+std::string claims_more(uint32_t outputs, uint64_t claimed, const std::string& tail) {
+  Trace empty;
+  std::string bytes = to_binary(empty);
+  constexpr size_t kOutputCountAt = 86;
+  REQUIRE(bytes.size() == kOutputCountAt + 4 + 8 + 8);  // count, step count, checksum
+  bytes.resize(kOutputCountAt + 4);
+  store_le32(bytes, kOutputCountAt, outputs);
+  store_le64(bytes, 12, claimed);
+  return bytes + tail;
+}
+
+// The error of reading `bytes`, and how long it took.
+std::string timed_error(const std::string& bytes, double* seconds) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string msg = error_of([&] { from_binary(bytes, "t.wvt"); });
+  *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return msg;
+}
+
+}  // namespace
+
+TEST_CASE("binary form: a header claiming more than the file cannot make counts allocate",
+          "[trace][io][binary][errors][hostile]") {
+  // Before the fix a 95-byte file asked outputs.resize(4294967295) (std::bad_alloc,
+  // which error_of does not catch) and a 123-byte one took gigabytes for seconds.
+  double seconds = 0;
+  const std::string name_and_dtype = std::string(4, '\0') + char(DType::U32);
+  const std::string f95 = claims_more(0xffffffffu, uint64_t(1) << 40, name_and_dtype);
+  REQUIRE(f95.size() == 95);
+  CHECK(timed_error(f95, &seconds) == "t.wvt: truncated (the output list is cut off)");
+  CHECK(seconds < 1.0);
+
+  std::string output = name_and_dtype + char(4) + std::string(8, '\0') + std::string(19, '\x7f');
+  store_le64(output, 6, uint64_t(1) << 36);  // the element count: 256 GiB of u32s
+  const std::string f123 = claims_more(100'000'000, uint64_t(1) << 40, output);
+  REQUIRE(f123.size() == 123);
+  CHECK(timed_error(f123, &seconds) == "t.wvt: truncated (the output list is cut off)");
+  CHECK(seconds < 1.0);
+
+  // One output whose element count is what is huge.
+  const std::string elements = claims_more(1, uint64_t(1) << 40, output);
+  CHECK(timed_error(elements, &seconds) == "t.wvt: truncated (output \"\" is cut off)");
+  CHECK(seconds < 1.0);
+
+  // A count that the claimed size cannot hold either is corrupt, not truncated.
+  const std::string small_claim = claims_more(0xffffffffu, 200, name_and_dtype);
+  CHECK(timed_error(small_claim, &seconds) ==
+        "t.wvt: corrupt (output count 4294967295 in the output list does not fit in the file)");
+}
+
+TEST_CASE("binary form: a flipped high byte of the size field is named as such", "[trace][io][binary][errors]") {
+  const std::string good = to_binary(small_trace());
+  std::string bad = good;
+  bad[19] ^= 0xff;  // file_size's top byte: claims ~18 EB
+  const std::string msg = error_of([&] { from_binary(bad); });
+  CHECK(msg == "trace.wvt: corrupt (the size field says " + std::to_string(0xff00000000000000ull + good.size()) +
+                   " bytes, but the trace ends after " + std::to_string(good.size()) + ")");
+}
+
+TEST_CASE("binary form: the byte limit and a stream that cannot seek", "[trace][io][binary][errors]") {
+  const std::string good = to_binary(small_trace());
+  std::istringstream in(good, std::ios::binary);
+  REQUIRE(error_of([&] { read_trace_binary(in, "t.wvt", good.size() - 1); }) ==
+          "t.wvt: larger than the limit of " + std::to_string(good.size() - 1) +
+              " bytes (set WARPVIZ_MAX_TRACE_BYTES to raise it)");
+  std::istringstream exact(good, std::ios::binary);
+  require_same_trace(small_trace(), read_trace_binary(exact, "t.wvt", good.size()));
+
+  // A streambuf that refuses to seek, as a pipe does: still read whole.
+  struct NoSeek : std::stringbuf {
+    using std::stringbuf::stringbuf;
+    pos_type seekoff(off_type, std::ios::seekdir, std::ios::openmode) override { return pos_type(-1); }
+    pos_type seekpos(pos_type, std::ios::openmode) override { return pos_type(-1); }
+  } buf(good, std::ios::in | std::ios::binary);
+  std::istream pipe(&buf);
+  require_same_trace(small_trace(), read_trace_binary(pipe, "pipe"));
+}
+
+TEST_CASE("parse_byte_count and WARPVIZ_MAX_TRACE_BYTES", "[trace][io]") {
+  CHECK(parse_byte_count("4096") == 4096u);
+  CHECK(parse_byte_count("64K") == 65536u);
+  CHECK(parse_byte_count("512M") == uint64_t(512) << 20);
+  CHECK(parse_byte_count("2G") == uint64_t(2) << 30);
+  CHECK(parse_byte_count("1TiB") == uint64_t(1) << 40);
+  for (const char* bad : {"", "0", "-1", "1.5G", "12 M", "G", "99999999999999999999", "20000000T"}) {
+    INFO(bad);
+    CHECK_FALSE(parse_byte_count(bad));
+  }
+  ::setenv("WARPVIZ_MAX_TRACE_BYTES", "3M", 1);
+  CHECK(max_trace_bytes() == uint64_t(3) << 20);
+  ::setenv("WARPVIZ_MAX_TRACE_BYTES", "lots", 1);
+  CHECK(error_of([] { max_trace_bytes(); }) ==
+        "WARPVIZ_MAX_TRACE_BYTES='lots' is not a byte count (e.g. 4096, 512M, 2G)");
+  ::unsetenv("WARPVIZ_MAX_TRACE_BYTES");
+  CHECK(max_trace_bytes() == kDefaultMaxTraceBytes);
+}
+
+TEST_CASE("binary form: lane sources, grid and block, and steps' places are checked",
+          "[trace][io][binary][errors]") {
+  auto read_back = [](const Trace& t) { return error_of([&] { from_binary(to_binary(t)); }); };
+  Trace t = small_trace();
+  for (int src : {32, 64, 127, -2, -128}) {
+    INFO("src " << src);
+    t = small_trace();
+    t.steps[0].lanes[3].src = int8_t(src);
+    CHECK(read_back(t) == "trace.wvt: corrupt (source lane " + std::to_string(src) +
+                              " in step 0 of 2 lane 3 (a lane is -1 to 31))");
+  }
+  // Legitimate: -1 for none, and a big grid of which one block was recorded.
+  t = small_trace();
+  t.steps[1].lanes[0].src = -1;
+  t.meta.grid = {10'000'000, 1, 1};
+  t.steps[1].block = 9'999'999;
+  CHECK(read_back(t) == "(no error)");
+  t.meta.grid = {0x7fffffffu, 65535, 65535};
+  t.meta.block = {32, 32, 1};
+  t.steps[1].warp = 31;
+  CHECK(read_back(t) == "(no error)");
+
+  t = small_trace();
+  t.meta.grid = {0x80000000u, 1, 1};
+  CHECK(read_back(t) ==
+        "trace.wvt: corrupt (grid [2147483648, 1, 1] exceeds CUDA's limits (x < 2^31, y and z < 65536))");
+  t.meta.grid = {1, 65536, 1};
+  CHECK(read_back(t).find("exceeds CUDA's limits") != std::string::npos);
+  t.meta.grid = {1, 1, 0};
+  CHECK(read_back(t) == "trace.wvt: corrupt (grid [1, 1, 0] has a zero dimension)");
+  t.meta.grid = {1, 1, 1};
+  t.meta.block = {64, 32, 1};
+  CHECK(read_back(t) ==
+        "trace.wvt: corrupt (block [64, 32, 1] exceeds CUDA's limits (1024 threads; z at most 64))");
+
+  t = small_trace();
+  t.meta.grid = {2, 1, 1};
+  t.meta.block = {64, 1, 1};
+  t.steps[1].block = 2;
+  CHECK(read_back(t) == "trace.wvt: corrupt (block 2 is outside the grid's 2 blocks in step 1 of 2)");
+  t.steps[1].block = 1;
+  t.steps[1].warp = 2;
+  CHECK(read_back(t) == "trace.wvt: corrupt (warp 2 is outside the block's 2 warps in step 1 of 2)");
+  t.meta.block = {65, 1, 1};  // a third, partial warp
+  CHECK(read_back(t) == "(no error)");
+}
+
 // ---- JSON form ------------------------------------------------------------------------
 
 TEST_CASE("JSON form round-trips every field", "[trace][io][json]") {
@@ -876,6 +1030,75 @@ TEST_CASE("JSON form: measurements at the trace level", "[trace][io][json]") {
           "t.json: measurements: expected an object");
 }
 
+TEST_CASE("JSON form: hostile input is a TraceFileError, fast", "[trace][io][json][errors][hostile]") {
+  const std::string good = trace_to_json(realistic_trace());
+  auto edited = [&](const std::function<void(nlohmann::ordered_json&)>& edit) {
+    auto j = nlohmann::ordered_json::parse(good);
+    edit(j);
+    return error_of([&] { trace_from_json(j.dump(), "t.json"); });
+  };
+
+  // nlohmann throws out_of_range, not parse_error, for a number beyond a double.
+  std::string huge_version = nlohmann::ordered_json::parse(good).dump();
+  const size_t at = huge_version.find("\"version\":1");
+  REQUIRE(at != std::string::npos);
+  huge_version.replace(at, 11, "\"version\":1e999");
+  const std::string overflow = error_of([&] { trace_from_json(huge_version, "t.json"); });
+  CHECK(overflow.rfind("t.json: invalid JSON: ", 0) == 0);
+  CHECK(overflow.find("number overflow") != std::string::npos);
+
+  // 10^7 empty steps (30 MB): the first one fails, before the rest is held.
+  std::string empty_steps = "{\"format\":\"warpviz-trace\",\"version\":1,\"steps\":[{}";
+  empty_steps.reserve(30'000'100);
+  for (int i = 1; i < 10'000'000; ++i) empty_steps += ",{}";
+  empty_steps += "]}";
+  const auto start = std::chrono::steady_clock::now();
+  CHECK(error_of([&] { trace_from_json(empty_steps, "t.json"); }) == "t.json: steps[0].block: missing");
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 1.0);
+
+  // One step of deep junk stops at the step budget.
+  const std::string deep = "{\"steps\":[" + std::string(100'000, '[') + std::string(100'000, ']') + "]}";
+  CHECK(error_of([&] { trace_from_json(deep, "t.json"); }) ==
+        "t.json: steps[0]: too large for a step (more than 16384 JSON values)");
+  CHECK(error_of([&] { trace_from_json("{\"steps\":[1]}", "t.json"); }) == "t.json: steps[0]: expected an object");
+
+  // Outside the steps nothing nests deeper than an output's values.
+  CHECK(edited([](auto& j) { j["params"]["n"] = nlohmann::ordered_json::array({1}); }) ==
+        "t.json: params.n: expected plain values, found a nested array");
+  CHECK(edited([](auto& j) { j["outputs"]["out"][2] = nlohmann::ordered_json::object(); }) ==
+        "t.json: outputs: expected plain values, found a nested object");
+  // Members outside the schema are dropped unread, whatever they hold.
+  CHECK(edited([](auto& j) { j["notes"] = {{"deep", {{"er", {1, 2, {{"x", 3}}}}}}}; }) == "(no error)");
+  CHECK(edited([](auto& j) {
+          j["steps"][0]["wavefronts"] = {1, 2};
+          j["steps"][0]["lanes"][3]["bank"] = {{"anything", 1}};
+        }) == "(no error)");
+}
+
+TEST_CASE("JSON form: lane sources, grid and block, and steps' places are checked", "[trace][io][json][errors]") {
+  const std::string good = trace_to_json(realistic_trace());  // grid [2,1,1], block [64,1,1]
+  auto edited = [&](const std::function<void(nlohmann::ordered_json&)>& edit) {
+    auto j = nlohmann::ordered_json::parse(good);
+    edit(j);
+    return error_of([&] { trace_from_json(j.dump(), "t.json"); });
+  };
+  for (int src : {32, 64, 127, -2}) {
+    INFO("src " << src);
+    CHECK(edited([&](auto& j) { j["steps"][0]["lanes"][3]["src"] = src; }) ==
+          "t.json: steps[0].lanes[3].src: expected an integer from -1 to 31");
+  }
+  CHECK(edited([](auto& j) { j["steps"][0]["lanes"][3]["src"] = -1; }) == "(no error)");
+  CHECK(edited([](auto& j) { j["steps"][7]["block"] = 2; }) == "t.json: steps[7].block: 2 is outside the grid's 2 blocks");
+  CHECK(edited([](auto& j) { j["steps"][7]["warp"] = 2; }) == "t.json: steps[7].warp: 2 is outside the block's 2 warps");
+  // A big grid with few recorded blocks is how GPU traces look.
+  CHECK(edited([](auto& j) { j["grid"] = {10'000'000, 1, 1}; }) == "(no error)");
+  CHECK(edited([](auto& j) { j["grid"] = {2147483648u, 1, 1}; }) ==
+        "t.json: grid [2147483648, 1, 1] exceeds CUDA's limits (x < 2^31, y and z < 65536)");
+  CHECK(edited([](auto& j) { j["block"] = {2048, 1, 1}; }) ==
+        "t.json: block [2048, 1, 1] exceeds CUDA's limits (1024 threads; z at most 64)");
+  CHECK(edited([](auto& j) { j["grid"] = {0, 1, 1}; }) == "t.json: grid [0, 1, 1] has a zero dimension");
+}
+
 // ---- files ----------------------------------------------------------------------------
 
 TEST_CASE("save_trace/load_trace: form by extension, content sniffed on load", "[trace][io][files]") {
@@ -908,6 +1131,96 @@ TEST_CASE("save_trace/load_trace: form by extension, content sniffed on load", "
   const std::string before = read_file(wvt);
   REQUIRE_THROWS_AS(save_trace(t, dir.file("no/such/dir/run.wvt")), TraceFileError);
   REQUIRE(read_file(wvt) == before);
+}
+
+TEST_CASE("load_trace: /dev/zero, the byte limit, standard input by name", "[trace][io][files][errors][hostile]") {
+  const auto start = std::chrono::steady_clock::now();
+  CHECK(error_of([] { load_trace("/dev/zero"); }) ==
+        "/dev/zero: not a warpviz trace (neither the binary nor the JSON form)");
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 1.0);
+
+  const TempDir dir;
+  const std::string wvt = dir.file("t.wvt");
+  save_trace(small_trace(), wvt);
+  const uint64_t size = std::filesystem::file_size(wvt);
+  CHECK(error_of([&] { load_trace(wvt, size - 1); }) ==
+        wvt + ": larger than the limit of " + std::to_string(size - 1) +
+            " bytes for a trace (set WARPVIZ_MAX_TRACE_BYTES, or pass --max-bytes to warpviz-cli, to raise it)");
+  require_same_trace(small_trace(), load_trace(wvt, size));
+  ::setenv("WARPVIZ_MAX_TRACE_BYTES", std::to_string(size - 1).c_str(), 1);
+  CHECK(error_of([&] { load_trace(wvt); }).find("larger than the limit") != std::string::npos);
+  ::unsetenv("WARPVIZ_MAX_TRACE_BYTES");
+  // A character device that is not all zeros: /dev/urandom is refused at once too.
+  CHECK(error_of([] { load_trace("/dev/urandom"); }).find("not a warpviz trace") != std::string::npos);
+}
+
+namespace {
+
+std::vector<std::string> names_in(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("save_trace: keeps the mode, follows a symlink, never touches X.tmp", "[trace][io][files]") {
+  namespace fs = std::filesystem;
+  const TempDir dir;
+  const Trace t = small_trace();
+  const std::string target = dir.file("x.wvt");
+
+  // The user's own x.wvt.tmp, which the old save overwrote and renamed away.
+  std::ofstream(dir.file("x.wvt.tmp")) << "my notes\n";
+  std::ofstream(target) << "old";
+  fs::permissions(target, fs::perms::owner_read | fs::perms::owner_write);  // 600
+  save_trace(t, target);
+  CHECK(fs::status(target).permissions() == (fs::perms::owner_read | fs::perms::owner_write));
+  CHECK(read_file(dir.file("x.wvt.tmp")) == "my notes\n");
+  require_same_trace(t, load_trace(target));
+  CHECK(names_in(dir.path) == std::vector<std::string>{"x.wvt", "x.wvt.tmp"});  // no temporary left
+
+  // A symlink stays a link; the file it points at gets the trace, mode kept.
+  fs::create_directories(dir.path / "real");
+  const std::string real = dir.file("real/y.json");
+  std::ofstream(real) << "{}";
+  fs::permissions(real, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);  // 640
+  fs::create_symlink("real/y.json", dir.path / "link.json");
+  save_trace(t, dir.file("link.json"));
+  CHECK(fs::is_symlink(dir.path / "link.json"));
+  CHECK(fs::read_symlink(dir.path / "link.json") == "real/y.json");
+  CHECK(read_file(real).front() == '{');
+  require_same_trace(t, load_trace(real));
+  CHECK(fs::status(real).permissions() ==
+        (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
+  CHECK(names_in(dir.path / "real") == std::vector<std::string>{"y.json"});
+
+  // A dangling link creates its target; a loop is refused.
+  fs::create_symlink("real/new.wvt", dir.path / "dangling.wvt");
+  save_trace(t, dir.file("dangling.wvt"));
+  CHECK(fs::is_symlink(dir.path / "dangling.wvt"));
+  require_same_trace(t, load_trace(dir.file("real/new.wvt")));
+  fs::create_symlink("loop.wvt", dir.path / "loop.wvt");
+  CHECK(error_of([&] { save_trace(t, dir.file("loop.wvt")); }) ==
+        "cannot write " + dir.file("loop.wvt") + ": Too many levels of symbolic links");
+
+  // A directory is refused and left alone.
+  CHECK(error_of([&] { save_trace(t, dir.file("real")); }) == "cannot write " + dir.file("real") + ": Is a directory");
+}
+
+TEST_CASE("save_trace: a failed write leaves the existing file as it was", "[trace][io][files][errors]") {
+  const TempDir dir;
+  // A name so long that no temporary name beside it fits NAME_MAX: the write
+  // fails after the target exists, which root's permissions cannot prevent.
+  const std::string target = dir.file(std::string(250, 'a') + ".wvt");
+  std::ofstream(target) << "previous content";
+  const std::string msg = error_of([&] { save_trace(small_trace(), target); });
+  CHECK(msg == "cannot write " + target + ": File name too long");
+  CHECK(read_file(target) == "previous content");
+  CHECK(names_in(dir.path).size() == 1);
+  // A device that fills up: the error is reported, not lost.
+  CHECK(error_of([] { save_trace(small_trace(), "/dev/full"); }) == "cannot write /dev/full: No space left on device");
 }
 
 // ---- diff -----------------------------------------------------------------------------

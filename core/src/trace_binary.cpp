@@ -4,7 +4,7 @@
 //   layout          the file format, byte by byte
 //   byte helpers    little-endian stores/loads, FNV-1a
 //   writer          write_trace_binary
-//   reader          read_trace_binary: slurp, header checks, checksum, parse
+//   reader          read_trace_binary: bounded slurp, header checks, checksum, parse
 //
 // ---- layout -----------------------------------------------------------------
 // Every integer is little-endian; fields are written one by one (no struct dumps),
@@ -47,7 +47,12 @@
 //
 // A shared-memory step whose active lanes the bank model cannot cost (a width
 // other than 1, 2, 4, 8 or 16 bytes, mixed widths, or a misaligned address) is
-// refused as corrupt.
+// refused as corrupt, as are a grid or block beyond CUDA's limits, a step whose
+// block or warp lies outside them, and a lane src other than -1..31.
+//
+// Hostile counts: every count is checked against the bytes actually present
+// before anything is allocated for it, so memory stays proportional to the file
+// even when the header's file_size claims more than the file holds.
 //
 // Widths are chosen per step (per output) by the writer from the actual bits, not
 // from the dtype, so the form is lossless even if a 32-bit value carried high bits;
@@ -56,12 +61,13 @@
 #include <bit>
 #include <cstring>
 #include <istream>
-#include <memory>
+#include <algorithm>
 #include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "trace_io_internal.h"
 #include "warpviz/bank_model.h"
 #include "warpviz/trace_io.h"
 
@@ -242,7 +248,7 @@ void write_step(ByteWriter& w, const TraceStep& s) {
 
 }  // namespace
 
-void write_trace_binary(const Trace& trace, std::ostream& out) {
+std::vector<uint8_t> detail::trace_binary_bytes(const Trace& trace) {
   size_t estimate = 4096 + trace.meta.source_text.size() + trace.steps.size() * 1000;
   for (const auto& o : trace.outputs) estimate += o.bits.size() * 8;
   ByteWriter w(estimate);
@@ -260,7 +266,12 @@ void write_trace_binary(const Trace& trace, std::ostream& out) {
   store_u64(bytes.data() + size_at, bytes.size() + kChecksumBytes);
   const uint64_t sum = fnv1a64(bytes.data(), bytes.size());
   w.u64(sum);
-  // One write: callers check the stream state (save_trace turns it into an error).
+  return std::move(bytes);
+}
+
+void write_trace_binary(const Trace& trace, std::ostream& out) {
+  const std::vector<uint8_t> bytes = detail::trace_binary_bytes(trace);
+  // One write: callers check the stream state.
   out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
 }
 
@@ -305,11 +316,13 @@ class ByteReader {
     return std::string(reinterpret_cast<const char*>(p), n);
   }
   // A count of items of at least `unit` bytes each must fit in what the header
-  // says is left; this stops hostile counts before anything is allocated.
+  // says is left (else the file is corrupt), and in the bytes actually present
+  // (else it is cut off): hostile counts stop here, before any allocation.
   void check_count(uint64_t count, size_t unit, const char* what) const {
     if (count > declared_left() / unit)
       corrupt(std::string(what) + " " + std::to_string(count) + " in " + part_ +
               " does not fit in the file");
+    if (count > available() / unit) throw CutOff{part_};
   }
   DType dtype(const std::string& where) {
     const uint8_t v = u8();
@@ -344,6 +357,7 @@ void read_meta(ByteReader& r, Trace& t, uint32_t version) {
     d->y = r.u32();
     d->z = r.u32();
   }
+  if (const std::string why = detail::launch_shape_problem(m.grid, m.block); !why.empty()) r.corrupt(why);
   m.backend = r.str();
   m.device = r.str();
   m.compute_capability = r.str();
@@ -368,9 +382,9 @@ void read_outputs(ByteReader& r, Trace& t) {
   r.set_part("the output list");
   const uint32_t count = r.u32();
   r.check_count(count, 4 + 1 + 1 + 8, "output count");
-  t.outputs.resize(count);
+  // No reserve: outputs grow only as their bytes are parsed.
   for (uint32_t i = 0; i < count; ++i) {
-    TraceOutput& o = t.outputs[i];
+    TraceOutput& o = t.outputs.emplace_back();
     r.set_part("output " + std::to_string(i) + " of " + std::to_string(count));
     o.name = r.str();
     r.set_part("output \"" + o.name + "\"");
@@ -445,6 +459,9 @@ void read_steps(ByteReader& r, Trace& t) {
       l.src = int8_t(p[0]);
       l.flags = p[1];
       p += 2;
+      if (!detail::valid_src_lane(l.src))
+        r.corrupt("source lane " + std::to_string(l.src) + " in " + where() + " lane " +
+                  std::to_string(lane) + " (a lane is -1 to 31)");
       if (memory) {
         l.addr = load_u32(p);
         l.bytes = p[4];
@@ -461,6 +478,8 @@ void read_steps(ByteReader& r, Trace& t) {
         r.corrupt(std::string(e.what()) + " in " + where());
       }
     }
+    const detail::StepPlaceProblem place = detail::step_place_problem(s, t.meta.grid, t.meta.block);
+    if (place.field) r.corrupt(std::string(place.field) + " " + place.why + " in " + where());
   }
 }
 
@@ -470,48 +489,34 @@ void read_body(ByteReader& r, Trace& t, uint32_t version) {
   read_steps(r, t);
 }
 
-// The whole file in memory, left uninitialised before the read: zero-filling
-// megabytes only to overwrite them is measurable on large traces.
-struct FileBytes {
-  std::unique_ptr<uint8_t[]> data;
-  size_t size = 0;
-};
-
-FileBytes slurp(std::istream& in, const std::string& name) {
-  FileBytes bytes;
-  const std::istream::pos_type start = in.tellg();
-  if (start != std::istream::pos_type(-1) && in.seekg(0, std::ios::end)) {
-    const std::istream::pos_type end = in.tellg();
-    in.seekg(start);
-    if (end != std::istream::pos_type(-1) && end >= start) {
-      bytes.size = size_t(end - start);
-      bytes.data.reset(new uint8_t[bytes.size + 1]);  // +1: never a null pointer
-      in.read(reinterpret_cast<char*>(bytes.data.get()), std::streamsize(bytes.size));
-      if (size_t(in.gcount()) != bytes.size) throw TraceFileError(name + ": read error");
-      return bytes;
-    }
+// The stream's bytes, at most max_bytes of them; more is an error naming the
+// limit. Read in chunks, with no seeking, so a pipe reads like a file.
+std::string slurp(std::istream& in, const std::string& name, uint64_t max_bytes) {
+  std::string all;
+  constexpr size_t kChunk = size_t(1) << 20;
+  while (in) {
+    const size_t at = all.size();
+    const size_t want = size_t(std::min<uint64_t>(kChunk, max_bytes + 1 - at));
+    all.resize(at + want);
+    in.read(all.data() + at, std::streamsize(want));
+    all.resize(at + size_t(in.gcount()));
+    if (all.size() > max_bytes)
+      throw TraceFileError(name + ": larger than the limit of " + std::to_string(max_bytes) +
+                           " bytes (set " + kMaxTraceBytesEnv + " to raise it)");
   }
-  in.clear();
-  // Not seekable (a pipe): read in chunks.
-  std::vector<char> all;
-  char chunk[1 << 16];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0)
-    all.insert(all.end(), chunk, chunk + in.gcount());
   if (in.bad()) throw TraceFileError(name + ": read error");
-  bytes.size = all.size();
-  bytes.data.reset(new uint8_t[bytes.size + 1]);
-  if (!all.empty()) std::memcpy(bytes.data.get(), all.data(), all.size());
-  return bytes;
+  return all;
 }
 
 }  // namespace
 
-Trace read_trace_binary(std::istream& in, const std::string& name_for_errors) {
-  const std::string& name = name_for_errors;
-  const FileBytes bytes = slurp(in, name);
-  const size_t size = bytes.size;
-  const uint8_t* data = bytes.data.get();
+Trace read_trace_binary(std::istream& in, const std::string& name_for_errors, uint64_t max_bytes) {
+  const std::string bytes = slurp(in, name_for_errors, max_bytes);
+  return detail::read_trace_binary_bytes(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(),
+                                         name_for_errors);
+}
 
+Trace detail::read_trace_binary_bytes(const uint8_t* data, size_t size, const std::string& name) {
   if (size == 0) throw TraceFileError(name + ": empty file (not a warpviz trace)");
   if (std::memcmp(data, kMagic, std::min<size_t>(size, 8)) != 0)
     throw TraceFileError(name + ": not a warpviz trace (bad magic bytes)");
@@ -548,10 +553,20 @@ Trace read_trace_binary(std::istream& in, const std::string& name_for_errors) {
   const size_t expected_end = truncated ? declared_body_end : body_end;
   if (r.pos() > expected_end)
     throw TraceFileError(name + ": corrupt (the content runs into the checksum)");
-  if (r.pos() < expected_end)
+  // A complete body in a file shorter than the header claims: the claim is what
+  // is wrong (a flipped high byte of file_size reads as exabytes missing).
+  if (truncated && r.pos() + kChecksumBytes == size)
+    throw TraceFileError(name + ": corrupt (the size field says " + std::to_string(declared) +
+                         " bytes, but the trace ends after " + std::to_string(size) + ")");
+  if (r.pos() < expected_end) {
+    if (truncated)
+      throw TraceFileError(name + ": corrupt (the size field says " + std::to_string(declared) +
+                           " bytes, but the content ends at byte " + std::to_string(r.pos()) + " of " +
+                           std::to_string(size) + ")");
     throw TraceFileError(name + ": corrupt (the content ends " +
                          std::to_string(expected_end - r.pos()) +
                          " bytes before the checksum)");
+  }
   // Everything parsed, so only (part of) the checksum is missing.
   if (truncated) throw TraceFileError(name + ": truncated (the checksum is cut off)");
   return trace;

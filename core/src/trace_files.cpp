@@ -1,14 +1,24 @@
 // Saving and loading traces by path: the form is chosen by the file name on save
 // and by the content on load.
+//
+// Loading reads the input once, in chunks, into memory (a pipe cannot be read
+// twice), bounded by the byte limit, and sniffs the form from the first bytes as
+// they arrive, so that an input that is no trace at all (/dev/zero) fails at once
+// instead of after the limit.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "trace_io_internal.h"
+#include "warpviz/file_write.h"
 #include "warpviz/trace_io.h"
 
 namespace warpviz {
@@ -16,6 +26,7 @@ namespace warpviz {
 namespace {
 
 constexpr char kMagic[8] = {'W', 'A', 'R', 'P', 'V', 'I', 'Z', 'T'};
+constexpr char kUtf8Bom[] = "\xEF\xBB\xBF";
 
 bool ends_with_json(const std::string& path) {
   if (path.size() < 5) return false;
@@ -26,68 +37,99 @@ bool ends_with_json(const std::string& path) {
 
 std::string error_text(int err) { return err ? std::strerror(err) : "unknown error"; }
 
+std::string too_large(const std::string& name, uint64_t max_bytes) {
+  return name + ": larger than the limit of " + std::to_string(max_bytes) + " bytes for a trace (set " +
+         kMaxTraceBytesEnv + ", or pass --max-bytes to warpviz-cli, to raise it)";
+}
+
+enum class Form { Undecided, Binary, Json, NotATrace };
+
+// What the bytes read so far say. At the end of the input a prefix of the magic
+// is still the binary form (its reader reports the cut-off header).
+Form sniff(std::string_view head, bool at_end) {
+  const size_t n = std::min<size_t>(head.size(), sizeof kMagic);
+  if (n > 0 && std::memcmp(head.data(), kMagic, n) == 0)
+    return n == sizeof kMagic || at_end ? Form::Binary : Form::Undecided;
+  // Tolerate a UTF-8 byte order mark from editors, then whitespace.
+  const std::string_view bom(kUtf8Bom, 3);
+  size_t at = 0;
+  if (head.substr(0, 3) == bom) at = 3;
+  else if (!at_end && head.size() < 3 && bom.substr(0, head.size()) == head) return Form::Undecided;
+  at = head.find_first_not_of(" \t\r\n", at);
+  if (at == std::string_view::npos) return at_end ? Form::NotATrace : Form::Undecided;
+  return head[at] == '{' ? Form::Json : Form::NotATrace;
+}
+
+// Closes what it opened; standard input stays open.
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd > 0) ::close(fd);
+  }
+};
+
 }  // namespace
 
 void save_trace(const Trace& trace, const std::string& path) {
-  // Write beside the target and rename over it, so a failed save leaves any
-  // existing file untouched.
-  const std::string tmp = path + ".tmp";
-  {
-    errno = 0;
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw TraceFileError("cannot write " + path + ": " + error_text(errno));
+  try {
     if (ends_with_json(path)) {
-      const std::string text = trace_to_json(trace);
-      out.write(text.data(), std::streamsize(text.size()));
-      out.put('\n');
+      const std::string text = trace_to_json(trace) + "\n";
+      write_file_replacing(path, text.data(), text.size());
     } else {
-      write_trace_binary(trace, out);
+      const std::vector<uint8_t> bytes = detail::trace_binary_bytes(trace);
+      write_file_replacing(path, bytes.data(), bytes.size());
     }
-    out.close();  // flushes; a full disk shows up here
-    if (!out) {
-      const int err = errno;
-      std::remove(tmp.c_str());
-      throw TraceFileError("cannot write " + path + ": " + error_text(err));
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::remove(tmp.c_str());
-    throw TraceFileError("cannot write " + path + ": " + error_text(err));
+  } catch (const FileWriteError& e) {
+    throw TraceFileError(e.what());
   }
 }
 
-Trace load_trace(const std::string& path) {
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw TraceFileError("cannot open " + path + ": " + error_text(errno));
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw TraceFileError("cannot open " + path + ": " + error_text(EISDIR));
+Trace load_trace(const std::string& path, uint64_t max_bytes) {
+  const bool stdin_path = path == "-";
+  const std::string name = stdin_path ? "stdin" : path;
+  Fd in;
+  in.fd = stdin_path ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in.fd < 0) throw TraceFileError("cannot open " + name + ": " + error_text(errno));
+  struct stat st;
+  if (::fstat(in.fd, &st) != 0) throw TraceFileError("cannot open " + name + ": " + error_text(errno));
+  if (S_ISDIR(st.st_mode)) throw TraceFileError("cannot open " + name + ": " + error_text(EISDIR));
 
-  // Sniff the first bytes: the magic (or a prefix of it, for a cut-off header)
-  // means the binary form.
-  char head[8] = {};
-  in.read(head, sizeof head);
-  const size_t got = size_t(in.gcount());
-  if (in.bad()) throw TraceFileError("cannot read " + path + ": " + error_text(errno));
-  if (got == 0) throw TraceFileError(path + ": empty file (not a warpviz trace)");
-  if (std::memcmp(head, kMagic, got) == 0) {
-    in.clear();
-    in.seekg(0);
-    return read_trace_binary(in, path);
+  std::string data;
+  if (S_ISREG(st.st_mode)) {
+    // The size is known: refuse before reading anything.
+    if (uint64_t(st.st_size) > max_bytes) throw TraceFileError(too_large(name, max_bytes));
+    data.reserve(size_t(st.st_size) + 1);
   }
+  // A pipe, a device or a growing file: chunks until the end or the limit.
+  constexpr size_t kChunk = size_t(1) << 20;
+  Form form = Form::Undecided;
+  for (;;) {
+    const size_t at = data.size();
+    const size_t want = size_t(std::min<uint64_t>(kChunk, max_bytes + 1 - at));
+    data.resize(at + want);
+    const ssize_t got = ::read(in.fd, data.data() + at, want);
+    if (got < 0) {
+      data.resize(at);
+      if (errno == EINTR) continue;
+      throw TraceFileError("cannot read " + name + ": " + error_text(errno));
+    }
+    data.resize(at + size_t(got));
+    if (got == 0) break;
+    if (data.size() > max_bytes) throw TraceFileError(too_large(name, max_bytes));
+    if (form == Form::Undecided) form = sniff(data, false);
+    if (form == Form::NotATrace) break;  // no need to read the rest
+  }
+  if (data.empty()) throw TraceFileError(name + ": empty file (not a warpviz trace)");
+  if (form == Form::Undecided) form = sniff(data, true);
 
-  std::string text(head, got);
-  text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  if (in.bad()) throw TraceFileError("cannot read " + path + ": " + error_text(errno));
-  size_t first = text.find_first_not_of(" \t\r\n");
-  // Tolerate a UTF-8 byte order mark from editors.
-  if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) first = text.find_first_not_of(" \t\r\n", 3);
-  if (first == std::string::npos || text[first] != '{')
-    throw TraceFileError(path + ": not a warpviz trace (neither the binary nor the JSON form)");
-  if (first > 0) text.erase(0, first);
-  return trace_from_json(text, path);
+  if (form == Form::Binary)
+    return detail::read_trace_binary_bytes(reinterpret_cast<const uint8_t*>(data.data()), data.size(), name);
+  if (form != Form::Json)
+    throw TraceFileError(name + ": not a warpviz trace (neither the binary nor the JSON form)");
+  size_t first = data.compare(0, 3, kUtf8Bom) == 0 ? 3 : 0;
+  first = data.find_first_not_of(" \t\r\n", first);
+  data.erase(0, first);
+  return trace_from_json(data, name);
 }
 
 }  // namespace warpviz

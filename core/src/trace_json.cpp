@@ -4,7 +4,7 @@
 //   value rules     which dtype a lane's "out" uses; hex widths; "args" keys;
 //                   derived bank fields; measurements
 //   writer          trace_to_json
-//   reader          JsonPath, field readers, trace_from_json
+//   reader          JsonPath, field readers, StepStreamer, trace_from_json
 //
 // ---- value rules --------------------------------------------------------------
 // Hex strings hold exact bits: "0x" + 8 lowercase digits for 32-bit values, 16 for
@@ -40,6 +40,18 @@
 // figures measured on a GPU (TraceMeta::measurements). Omitted when there are
 // none; absent reads as none. A non-finite figure is written as null and reads
 // back as NaN (JSON has no NaN); the binary form keeps its exact bits.
+//
+// Checks beyond the schema, as in the binary form: grid and block within CUDA's
+// limits, each step's block and warp inside them, a lane "src" of null or 0..31
+// (-1 is read as null).
+//
+// Memory: the parser builds nlohmann's document, which costs tens of bytes per
+// JSON value, so the steps (nearly all of a real file) are streamed: each one is
+// read into the trace as soon as its object closes and then dropped from the
+// document. A step may hold at most kMaxStepEvents parse events (a real one has
+// under 1,000), members outside the schema at the top level are dropped unread,
+// and outside "steps" nothing nests deeper than an output's array; so junk like
+// 10^7 empty steps or a deep array fails at once instead of filling memory.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -47,7 +59,9 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
+#include "trace_io_internal.h"
 #include "warpviz/bank_model.h"
 #include "warpviz/trace_io.h"
 
@@ -363,7 +377,7 @@ void read_lane(const JsonReader& r, const Json& j, const JsonPath& path, const T
   l.out = r.hex(j, "out", path, op_result_dtype(s.op, s.dtype));
   const JsonPath src_path = path / "src";
   const Json& src = r.member(j, src_path);
-  l.src = src.is_null() ? int8_t(-1) : int8_t(r.integer(src, src_path, -128, 127));
+  l.src = src.is_null() ? int8_t(-1) : int8_t(r.integer(src, src_path, -1, kWarpSize - 1));
   // Required where the op touches shared memory, optional (default 0) elsewhere.
   const bool shared = op_is_shared(s.op);
   if (shared || j.contains("addr")) l.addr = r.u32(j, "addr", path);
@@ -461,6 +475,7 @@ void read_meta(const JsonReader& r, const Json& j, Trace& t) {
   m.tool_version = r.string(j, "tool_version", root);
   m.grid = r.dims(j, "grid", root);
   m.block = r.dims(j, "block", root);
+  if (const std::string why = detail::launch_shape_problem(m.grid, m.block); !why.empty()) r.fail(root, why);
   const JsonPath source_path = root / "source";
   const Json& source = r.object(j, source_path);
   m.source_path = r.string(source, "path", source_path);
@@ -481,30 +496,125 @@ void read_meta(const JsonReader& r, const Json& j, Trace& t) {
   }
 }
 
-}  // namespace
+// The parser callback that streams "steps" (see "Memory" at the top).
+class StepStreamer {
+ public:
+  static constexpr size_t kMaxStepEvents = 16384;
 
-Trace trace_from_json(const std::string& text, const std::string& name_for_errors) {
-  const std::string& name = name_for_errors;
+  StepStreamer(const JsonReader& r, Trace& t) : r_(r), t_(t) {}
+
+  // nlohmann's depth: the containers around the event (the root object's own
+  // start and end are depth 0, its keys depth 1; a step's start and end depth 2).
+  bool operator()(int depth, Json::parse_event_t event, Json& parsed) {
+    using E = Json::parse_event_t;
+    const bool opens = event == E::object_start || event == E::array_start;
+    if (depth == 0 && event == E::array_start)
+      r_.fail(root_, "not a warpviz trace (not a JSON object)");
+    // Inside a dropped member's value until the next member or the root's end
+    // (nlohmann reports no end for a dropped container).
+    if (skipping_ && !(depth == 1 && event == E::key) && depth != 0) return false;
+    skipping_ = false;
+    if (event == E::key && depth == 1) {
+      top_key_ = parsed.get<std::string>();
+      if (!known_member(top_key_)) {
+        skipping_ = true;
+        return false;  // dropped: nlohmann keeps nothing of its value
+      }
+      if (top_key_ == "steps" && std::exchange(steps_member_seen_, true))
+        r_.fail(root_ / "steps", "appears twice");
+      return true;
+    }
+    if (event == E::key && depth == 2) sub_key_ = parsed.get<std::string>();
+    if (depth == 1 && top_key_ == "steps" && event == E::array_start) {
+      in_steps_ = true;
+      return true;
+    }
+    if (in_steps_) {
+      if (depth == 1) {  // the array's end; the steps were dropped one by one
+        in_steps_ = false;
+        return true;
+      }
+      const JsonPath steps = root_ / "steps";
+      if (++step_events_ > kMaxStepEvents)
+        r_.fail(steps[t_.steps.size()],
+                "too large for a step (more than " + std::to_string(kMaxStepEvents) + " JSON values)");
+      if (depth == 2 && event == E::object_end) {
+        const size_t index = t_.steps.size();  // before emplace_back adds one
+        read_step(r_, parsed, steps[index], t_.steps.emplace_back());
+        step_events_ = 0;
+        return false;  // drop it from the document
+      }
+      if (depth == 2 && (event == E::value || event == E::array_end))
+        r_.fail(steps[t_.steps.size()], "expected an object");
+      return true;
+    }
+    // Outside the steps the schema nests no deeper than "outputs": {"out": [...]}.
+    if (opens && depth >= 2 && !(depth == 2 && top_key_ == "outputs" && event == E::array_start)) {
+      const JsonPath top = root_ / top_key_.c_str();
+      r_.fail(depth == 2 ? top / sub_key_.c_str() : top,
+              std::string("expected plain values, found a nested ") +
+                  (event == E::object_start ? "object" : "array"));
+    }
+    return true;
+  }
+
+ private:
+  static bool known_member(const std::string& key) {
+    static const char* const kMembers[] = {
+        "format", "version", "scenario", "params", "dtype", "input", "backend", "device",
+        "compute_capability", "tool_version", "grid", "block", "source", "overflow",
+        "measurements", "steps", "outputs", "output_dtypes"};
+    for (const char* m : kMembers)
+      if (key == m) return true;
+    return false;
+  }
+
+  const JsonReader& r_;
+  Trace& t_;
+  const JsonPath root_;  // paths point at their parent: it must outlive them
+  std::string top_key_, sub_key_;
+  bool in_steps_ = false, steps_member_seen_ = false, skipping_ = false;
+  size_t step_events_ = 0;
+};
+
+Trace read_trace_json(const std::string& text, const std::string& name) {
+  const JsonReader r(name);
+  Trace t;
+  // A real step is well over 1 KiB of JSON: this never reserves more than the text.
+  t.steps.reserve(text.size() / 4096);
+  StepStreamer streamer(r, t);
   Json j;
   try {
-    j = Json::parse(text);
-  } catch (const Json::parse_error& e) {
+    j = Json::parse(text, [&](int depth, Json::parse_event_t event, Json& parsed) {
+      return streamer(depth, event, parsed);
+    });
+  } catch (const Json::exception& e) {
+    // parse_error, and out_of_range for a number beyond a double (1e999).
     throw TraceFileError(name + ": invalid JSON: " + e.what());
   }
-  const JsonReader r(name);
   read_header(r, j, name);
-  Trace t;
   read_meta(r, j, t);
   const JsonPath root;
   const JsonPath steps_path = root / "steps";
-  const Json& steps = r.array(j, steps_path);
-  // A real step is well over 1 KiB of JSON; bounding the reservation by the text
-  // keeps "[{},{},...]" from reserving 800 bytes per 3 bytes of input.
-  t.steps.reserve(std::min(steps.size(), text.size() / 1024));
-  for (size_t i = 0; i < steps.size(); ++i)
-    read_step(r, steps[i], steps_path[i], t.steps.emplace_back());
+  r.array(j, steps_path);  // present, and an array (its steps are already read)
+  for (size_t i = 0; i < t.steps.size(); ++i) {
+    const detail::StepPlaceProblem place = detail::step_place_problem(t.steps[i], t.meta.grid, t.meta.block);
+    if (place.field) r.fail(steps_path[i] / place.field, place.why);
+  }
   read_outputs(r, j, t);
   return t;
+}
+
+}  // namespace
+
+Trace trace_from_json(const std::string& text, const std::string& name_for_errors) {
+  try {
+    return read_trace_json(text, name_for_errors);
+  } catch (const Json::exception& e) {
+    // The field readers check types first; this keeps the promise that every
+    // failure is a TraceFileError should one of nlohmann's checks still fire.
+    throw TraceFileError(name_for_errors + ": " + e.what());
+  }
 }
 
 }  // namespace warpviz

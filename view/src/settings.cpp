@@ -1,9 +1,6 @@
 // Settings: a small JSON file. Reading never fails (a damaged file means
-// defaults and a message); writing goes through a temporary file and a rename.
+// defaults and a message); writing goes through write_file_replacing.
 #include "warpviz/view/settings.h"
-
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
@@ -14,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <system_error>
+
+#include "warpviz/file_write.h"
 
 namespace warpviz::view {
 
@@ -46,19 +45,6 @@ void read_field(const json& doc, const char* name, T* value, Check valid, std::s
   } catch (const json::exception&) {
   }
   append(problems, std::string("\"") + name + "\" has an invalid value " + it->dump());
-}
-
-bool write_all(int fd, const std::string& data) {
-  size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    done += size_t(n);
-  }
-  return true;
 }
 
 }  // namespace
@@ -149,20 +135,13 @@ bool save_settings(const AppSettings& settings, const std::string& path, std::st
     if (ec) return fail("cannot create " + target.parent_path().string() + " (" + ec.message() + ")");
   }
 
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return fail(std::strerror(errno));
-  // fsync before the rename: after a power cut the file is the old or the new one.
-  const bool written = write_all(fd, text) && ::fsync(fd) == 0;
-  const int write_errno = errno;
-  if (::close(fd) != 0 || !written) {
-    ::unlink(tmp.c_str());
-    return fail(std::strerror(written ? errno : write_errno));
-  }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    ::unlink(tmp.c_str());
-    return fail(ec.message());
+  // Mode, symlinks (a dotfiles link is common here) and an unrelated
+  // settings.json.tmp are all left as they are.
+  try {
+    write_file_replacing(path, text.data(), text.size());
+  } catch (const FileWriteError& e) {
+    if (error) *error = "cannot save settings: " + std::string(e.what());
+    return false;
   }
   if (error) error->clear();
   return true;

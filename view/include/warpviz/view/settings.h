@@ -23,7 +23,8 @@ struct AppSettings {
 std::string default_settings_path();
 // Missing file: defaults. Unreadable or corrupt: defaults, and `warning` says why.
 AppSettings load_settings(const std::string& path, std::string* warning);
-// Writes to a temporary file and renames: a crash never leaves half a file.
+// Writes to a temporary file and renames (write_file_replacing): a crash never
+// leaves half a file; the mode and a symlink are kept.
 bool save_settings(const AppSettings& settings, const std::string& path, std::string* error);
 
 }  // namespace warpviz::view

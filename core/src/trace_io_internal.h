@@ -1,0 +1,37 @@
+// Shared by the trace readers and writers inside warpviz_core; not installed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "warpviz/trace.h"
+
+namespace warpviz::detail {
+
+// The binary form in memory (write_trace_binary writes exactly these bytes).
+std::vector<uint8_t> trace_binary_bytes(const Trace& trace);
+// Parses the binary form from bytes already read (load_trace reads once, sniffs,
+// then parses without a second read).
+Trace read_trace_binary_bytes(const uint8_t* data, size_t size, const std::string& name);
+
+// Why a launch shape cannot be a CUDA launch ("" when it can): every dimension at
+// least 1; block at most 1024 threads (x, y <= 1024, z <= 64); grid x < 2^31,
+// y and z < 65536. A trace claiming more is damaged, and the views would size
+// things by it.
+std::string launch_shape_problem(const Dim3& grid, const Dim3& block);
+
+// Where a step's recorded place does not fit the trace's own launch: its block
+// outside the grid or its warp outside the block. Traces of big grids record only
+// some blocks, so only the numbers are checked, not which blocks are present.
+struct StepPlaceProblem {
+  const char* field = nullptr;  // "block" or "warp"; nullptr: no problem
+  std::string why;              // "5 is outside the grid's 2 blocks"
+};
+StepPlaceProblem step_place_problem(const TraceStep& step, const Dim3& grid, const Dim3& block);
+
+// A lane's source lane is -1 (none) or a lane of the warp.
+inline bool valid_src_lane(int src) { return src >= -1 && src < kWarpSize; }
+
+}  // namespace warpviz::detail
