@@ -114,7 +114,7 @@ TEST_CASE("the seed demo runs whole: its output, and both launches recorded", "[
   REQUIRE(run.launches.size() == 2);
   CHECK(run.launches[0].meta.params.at("kernel") == "test_shuffle");
   CHECK(run.launches[0].steps.size() == 2);
-  CHECK(run.launches[0].steps[0].line == 96);  // __shfl_down_sync in test_shuffle
+  CHECK(run.launches[0].steps[0].line == 94);  // the fixture starts at the seed's /** line  // __shfl_down_sync in test_shuffle
   CHECK(run.launches[1].meta.params.at("kernel") == "reduce_sum");
   CHECK(run.launches[1].meta.grid.x == 4);
   CHECK(run.launches[1].meta.block.x == 256);

@@ -9,6 +9,8 @@
 //   scalar    --arg NAME=VALUE, or the kernel's default argument
 //
 // Arrays hold one element per thread unless --len NAME=N says otherwise.
+// Included after the prelude, which declares CUDA's runtime API (the real one
+// under nvcc, the emulator's otherwise).
 #pragma once
 
 #include <cxxabi.h>
@@ -24,7 +26,7 @@
 
 #include "warpviz/dtype.h"
 #include "warpviz/input_spec.h"
-#include "warpviz/user_runtime.h"
+#include "warpviz/user_launch.h"
 #include "warpviz/value_bits.h"
 
 namespace warpviz::user {
@@ -33,24 +35,6 @@ struct ParamDecl {
   const char* name;
   const char* default_text;  // the default argument as written, or nullptr
 };
-
-// What the parent process asked for (WARPVIZ_USER_REQUEST; user_runtime.cpp).
-struct KernelRequest {
-  Dim3 grid{1}, block{32};
-  size_t shared = 0;
-  std::vector<std::pair<std::string, std::string>> inputs;  // name ("" for every input) -> spec
-  std::vector<std::pair<std::string, std::string>> args;    // scalar name -> value
-  std::vector<std::pair<std::string, std::string>> lens;    // array name -> element count
-};
-const KernelRequest& kernel_request();
-
-// Ends the program with a message the parent shows as it is (exit code 2:
-// the user's request does not fit the kernel).
-[[noreturn]] void request_error(const std::string& message);
-// The names the request used that the kernel has no parameter for.
-void check_request_names(const std::vector<std::string>& param_names);
-// Attaches the outputs to the trace of the launch that just ran.
-void record_outputs(std::vector<TraceOutput> outputs);
 
 template <class T>
 std::string type_name() {
@@ -117,7 +101,7 @@ class KernelParam {
         if ((cudaMalloc)(&device, count * sizeof(Elem)) != cudaSuccess ||  // (): no line of this file
             cudaMemcpy(device, host.data(), count * sizeof(Elem), cudaMemcpyHostToDevice) != cudaSuccess)
           request_error("cannot allocate `" + name_ + "` (" + std::to_string(count) + " elements)");
-        name_allocation(device, name_);
+        note_allocation(device, count * sizeof(Elem), name_.c_str(), 0, int(ValueBits<Elem>::dtype));
         value_ = device;
         count_ = count;
         output_ = !input;

@@ -1,31 +1,17 @@
 // The CUDA runtime a user's own .cu file sees on the CPU backend: allocation,
 // copies, launches, errors, device properties and events, with every kernel
-// launch run in the exact emulator and recorded as one trace.
-//
-// `kernel<<<grid, block, shared>>>(args)` is rewritten by warpviz (see
-// user_source.cpp) into `kernel ->* ::warpviz::user::launch_config("kernel",
-// grid, block, shared)(args)`, on the same lines, so every line number of the
-// user's file stays its own.
-//
-// The child process that runs a user's file is told where to write by the
-// environment (WARPVIZ_USER_OUT): one `launch-N.wvt` per launch and a
-// `launches.jsonl` index line for each, written as the launch ends, so a later
-// crash keeps the launches before it.
+// launch run in the exact emulator and recorded as one trace
+// (user_runtime_cpu.cpp). The GPU backend uses the real runtime instead
+// (user_prelude_cuda.cuh); what both share is in user_launch.h.
 #pragma once
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <string>
 #include <tuple>
-#include <type_traits>
 #include <utility>
-
-#include "warpviz/trace.h"
-#include "warpviz/value_bits.h"
-#include "warpviz/warp_scheduler.h"
 
 // ============================================================================
 // Types and constants of the CUDA runtime API
@@ -167,46 +153,13 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 
+#include "warpviz/user_launch.h"
+
 namespace warpviz::user {
 
-// ============================================================================
-// Launches
-// ============================================================================
-
-// A launch's grid or block: a dim3 or a plain integer, as in <<<4, 256>>>.
-struct LaunchDim {
-  Dim3 dim;
-  LaunchDim(Dim3 d) : dim(d) {}  // NOLINT: implicit, as CUDA's dim3
-  template <class I, class = std::enable_if_t<std::is_integral_v<I>>>
-  LaunchDim(I n) : dim{uint32_t(n), 1, 1} {}  // NOLINT
-};
-
-// Runs one launch in the emulator and records it (user_runtime.cpp).
+// Runs one launch in the emulator and records it (user_runtime_cpu.cpp).
 void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
                 const std::function<void()>& thread_body);
-
-template <class... Args>
-struct PendingLaunch {
-  const char* name;
-  Dim3 grid, block;
-  size_t shared;
-  std::tuple<Args...> args;
-};
-
-struct LaunchConfig {
-  const char* name;
-  Dim3 grid, block;
-  size_t shared;
-  template <class... Args>
-  PendingLaunch<std::decay_t<Args>...> operator()(Args&&... args) const {
-    return {name, grid, block, shared, std::tuple<std::decay_t<Args>...>(std::forward<Args>(args)...)};
-  }
-};
-
-inline LaunchConfig launch_config(const char* name, LaunchDim grid, LaunchDim block, size_t shared = 0,
-                                  cudaStream_t = nullptr) {
-  return LaunchConfig{name, grid.dim, block.dim, shared};
-}
 
 // `kernel ->* launch_config(...)(args...)`: the arguments convert to the
 // kernel's parameter types, as a real launch converts them.
@@ -215,38 +168,23 @@ void operator->*(void (*kernel)(Params...), const PendingLaunch<Args...>& launch
   static_assert(sizeof...(Params) == sizeof...(Args), "a kernel launch passes one argument per parameter");
   const std::tuple<Params...> converted = std::apply(
       [](const auto&... a) { return std::tuple<Params...>(a...); }, launch.args);
-  run_launch(launch.name, launch.grid, launch.block, launch.shared,
-             [&] { std::apply(kernel, converted); });
+  run_launch(launch.name, launch.grid, launch.block, launch.shared, [&] { std::apply(kernel, converted); });
 }
 
 // `extern __shared__ T name[];` becomes `T* const name = dynamic_shared<T>();`:
-// the launch's third <<< >>> argument, one buffer per launch, 128-byte aligned.
+// the launch's third <<< >>> argument, one fixed buffer, 128-byte aligned.
 void* dynamic_shared_memory();
 template <class T>
 T* dynamic_shared() {
   return static_cast<T*>(dynamic_shared_memory());
 }
 
-// Names an allocation for crash messages ("4 bytes past the end of `out`").
-void name_allocation(const void* ptr, const std::string& name);
-// dtype: a DType, or -1 when the element type is not one a trace holds.
-void name_allocation_from_call(const void* ptr, const char* expression, int line, int dtype);
-
-template <class T, class = void>
-struct TraceDType {
-  static constexpr int value = -1;
-};
-template <class T>
-struct TraceDType<T, std::void_t<decltype(ValueBits<T>::dtype)>> {
-  static constexpr int value = int(ValueBits<T>::dtype);
-};
-
 // cudaMalloc(&d_out, n) in a user's program (the prelude's macro): the array
 // is recorded after each launch under the variable's name, with its type.
 template <class T>
 cudaError_t malloc_named(const char* expression, int line, T** ptr, size_t bytes, unsigned = 0) {
   const cudaError_t e = cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
-  if (e == cudaSuccess) name_allocation_from_call(*ptr, expression, line, TraceDType<std::remove_cv_t<T>>::value);
+  if (e == cudaSuccess) note_allocation(*ptr, bytes, expression, line, TraceDType<std::remove_cv_t<T>>::value);
   return e;
 }
 

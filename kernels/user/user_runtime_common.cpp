@@ -1,0 +1,434 @@
+// The part of a user program's runtime that both backends share
+// (user_launch.h): where the parent wants things, the named arrays, the
+// crash and time-limit reports, one trace file per launch, and the request
+// of a kernels-only file.
+//
+// [SECTION] Where the parent wants things
+// [SECTION] Named arrays
+// [SECTION] Crash and hang reports
+// [SECTION] Launches
+// [SECTION] The kernel-only request
+#include <fcntl.h>
+#include <signal.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "user_runtime_internal.h"
+#include "warpviz/trace_io.h"
+#include "warpviz/user_launch.h"
+#include "warpviz/version.h"
+
+namespace warpviz::user {
+
+namespace {
+
+// ============================================================================
+// [SECTION] Where the parent wants things
+// ============================================================================
+
+// WARPVIZ_USER_OUT: the folder for launch traces and the fault report; unset
+// when someone runs the compiled program by hand (then nothing is recorded).
+const char* out_dir() {
+  static const char* dir = std::getenv("WARPVIZ_USER_OUT");
+  return dir && *dir ? dir : nullptr;
+}
+
+std::string out_path(const std::string& name) { return std::string(out_dir()) + "/" + name; }
+
+// The fault report: opened before anything can go wrong, written with write(2)
+// from a signal handler.
+int g_fault_fd = -1;
+
+void write_fault(const char* text) {
+  if (g_fault_fd < 0) return;
+  const size_t n = std::strlen(text);
+  ssize_t written = ::write(g_fault_fd, text, n);
+  (void)written;
+}
+
+// ============================================================================
+// [SECTION] Named arrays
+// ============================================================================
+// A fixed table, so the signal handler can read it.
+
+struct Allocation {
+  unsigned char* base = nullptr;
+  size_t bytes = 0;
+  unsigned char* map = nullptr;  // the CPU backend's mapping, guard page included
+  size_t map_bytes = 0;
+  char name[64] = {};
+  int line = 0;
+  DType dtype = DType::U32;
+  bool typed = false;
+};
+
+constexpr size_t kMaxAllocations = 4096;
+Allocation g_allocations[kMaxAllocations];
+size_t g_allocation_count = 0;
+
+Allocation* find_allocation(const void* ptr) {
+  for (size_t i = 0; i < g_allocation_count; ++i)
+    if (g_allocations[i].base == ptr) return &g_allocations[i];
+  return nullptr;
+}
+
+// "&d_out" and "(void**)&d_out" name d_out; anything fancier names nothing.
+std::string variable_name(const char* expression) {
+  std::string name = expression ? expression : "";
+  name.erase(std::remove_if(name.begin(), name.end(), [](char c) { return c == ' '; }), name.end());
+  if (name.rfind("(void**)", 0) == 0) name = name.substr(8);
+  if (!name.empty() && name[0] == '&') name = name.substr(1);
+  const bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '[' || c == ']';
+  });
+  return plain ? name : "";
+}
+
+// ============================================================================
+// [SECTION] Crash and hang reports
+// ============================================================================
+
+std::atomic<const char*> g_running_kernel{nullptr};
+
+// Async-signal-safe formatting: decimal and hex into a fixed buffer.
+struct FaultText {
+  char buf[1024];
+  size_t len = 0;
+  void add(const char* s) {
+    while (*s && len + 1 < sizeof buf) buf[len++] = *s++;
+    buf[len] = 0;
+  }
+  void add_u(unsigned long long v) {
+    char tmp[24];
+    int n = 0;
+    do tmp[n++] = char('0' + v % 10); while ((v /= 10) && n < 23);
+    while (n && len + 1 < sizeof buf) buf[len++] = tmp[--n];
+    buf[len] = 0;
+  }
+  void add_hex(unsigned long long v) {
+    add("0x");
+    char tmp[17];
+    int n = 0;
+    do tmp[n++] = "0123456789abcdef"[v & 15]; while ((v >>= 4) && n < 16);
+    while (n && len + 1 < sizeof buf) buf[len++] = tmp[--n];
+    buf[len] = 0;
+  }
+};
+
+// "pc 0x401234": the parent turns it into file:line with addr2line.
+void describe_where(FaultText& t, void* context) {
+  if (const char* k = g_running_kernel.load()) {
+    t.add(" in kernel ");
+    t.add(k);
+  }
+  if (const emu::ThreadCoords* c = emu::current_thread_or_null()) {
+    t.add(", block (");
+    t.add_u(c->block_idx.x), t.add(","), t.add_u(c->block_idx.y), t.add(","), t.add_u(c->block_idx.z);
+    t.add("), thread (");
+    t.add_u(c->thread_idx.x), t.add(","), t.add_u(c->thread_idx.y), t.add(","), t.add_u(c->thread_idx.z);
+    t.add(") = warp ");
+    t.add_u(c->warp);
+    t.add(", lane ");
+    t.add_u(c->lane);
+  }
+#if defined(__x86_64__)
+  if (context) {
+    const auto* uc = static_cast<const ucontext_t*>(context);
+    t.add("\npc ");
+    t.add_hex((unsigned long long)uc->uc_mcontext.gregs[REG_RIP]);
+  }
+#else
+  (void)context;
+#endif
+}
+
+void describe_address(FaultText& t, const void* addr) {
+  const auto* p = static_cast<const unsigned char*>(addr);
+  for (size_t i = 0; i < g_allocation_count; ++i) {
+    const Allocation& a = g_allocations[i];
+    if (p >= a.base + a.bytes && p < a.map + a.map_bytes) {
+      t.add(": ");
+      t.add_u((unsigned long long)(p - (a.base + a.bytes)));
+      t.add(" bytes past the end of ");
+      if (a.name[0]) {
+        t.add("`");
+        t.add(a.name);
+        t.add("`");
+      } else {
+        t.add("an allocation");
+      }
+      t.add(" (");
+      t.add_u(a.bytes);
+      t.add(" bytes");
+      if (a.line > 0) {
+        t.add(", cudaMalloc on line ");
+        t.add_u((unsigned long long)a.line);
+      }
+      t.add(")");
+      return;
+    }
+  }
+  if ((uintptr_t)addr < 4096) t.add(": a null pointer");
+}
+
+void on_fatal_signal(int sig, siginfo_t* info, void* context) {
+  FaultText t;
+  t.add("crash\n");
+  t.add(sig == SIGSEGV ? "an invalid memory access (SIGSEGV)"
+        : sig == SIGBUS ? "an invalid memory access (SIGBUS)"
+        : sig == SIGFPE ? "an arithmetic error such as an integer division by zero (SIGFPE)"
+        : sig == SIGILL ? "an illegal instruction (SIGILL)"
+                        : "an abort (SIGABRT)");
+  if (sig == SIGSEGV || sig == SIGBUS) {
+    t.add(" at ");
+    t.add_hex((unsigned long long)info->si_addr);
+    describe_address(t, info->si_addr);
+  }
+  describe_where(t, context);
+  t.add("\n");
+  write_fault(t.buf);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+// The parent's "where are you?" before it stops a run past its time limit.
+void on_where(int, siginfo_t*, void* context) {
+  FaultText t;
+  t.add("where\nrunning");
+  describe_where(t, context);
+  t.add("\n");
+  write_fault(t.buf);
+}
+
+void install_handlers() {
+  static char alt_stack[64 * 1024];
+  stack_t ss{};
+  ss.ss_sp = alt_stack;
+  ss.ss_size = sizeof alt_stack;
+  sigaltstack(&ss, nullptr);
+  struct sigaction sa {};
+  sa.sa_sigaction = on_fatal_signal;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
+  sa.sa_sigaction = on_where;
+  sigaction(SIGUSR1, &sa, nullptr);
+}
+
+// Set up before main(): the report file and the handlers.
+struct RuntimeStart {
+  RuntimeStart() {
+    if (!out_dir()) return;
+    g_fault_fd = ::open(out_path("fault.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    install_handlers();
+    // Kernel printf and the host's output interleave in program order.
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  }
+} g_runtime_start;
+
+// ============================================================================
+// [SECTION] Launches
+// ============================================================================
+
+int g_launch_count = 0;
+constexpr int kMaxRecordedLaunches = 256;
+Trace g_last_trace;
+std::string g_last_trace_file;
+
+// After a launch, every named array as the kernel left it.
+std::vector<TraceOutput> snapshot_allocations(const std::function<void(void*, const void*, size_t)>& read) {
+  constexpr size_t kMaxElements = size_t(1) << 20;
+  std::vector<TraceOutput> outs;
+  for (size_t i = 0; i < g_allocation_count; ++i) {
+    const Allocation& a = g_allocations[i];
+    if (!a.name[0]) continue;
+    TraceOutput o;
+    o.name = a.name;
+    o.dtype = a.typed ? a.dtype : DType::U32;
+    const size_t width = size_t(dtype_bytes(o.dtype));
+    const size_t n = std::min(a.bytes / width, kMaxElements);
+    std::vector<unsigned char> bytes(n * width);
+    if (n) read(bytes.data(), a.base, n * width);
+    o.bits.resize(n);
+    for (size_t e = 0; e < n; ++e) {
+      uint64_t v = 0;
+      std::memcpy(&v, bytes.data() + e * width, width);
+      o.bits[e] = v;
+    }
+    outs.push_back(std::move(o));
+  }
+  return outs;
+}
+
+void write_launch_index(int index, const Trace& trace, const std::string& file) {
+  nlohmann::json j;
+  j["index"] = index;
+  j["kernel"] = trace.meta.params.count("kernel") ? trace.meta.params.at("kernel") : "";
+  j["file"] = file;
+  j["steps"] = trace.steps.size();
+  j["grid"] = {trace.meta.grid.x, trace.meta.grid.y, trace.meta.grid.z};
+  j["block"] = {trace.meta.block.x, trace.meta.block.y, trace.meta.block.z};
+  std::ofstream(out_path("launches.jsonl"), std::ios::app) << j.dump() << "\n";
+}
+
+void save_last_trace() {
+  if (!out_dir() || g_last_trace_file.empty()) return;
+  save_trace(g_last_trace, out_path(g_last_trace_file));
+}
+
+}  // namespace
+
+[[noreturn]] void fail(const char* kind, const std::string& message, int exit_code) {
+  std::fflush(stdout);
+  const std::string line = std::string(kind) + "\n" + message + "\n";
+  write_fault(line.c_str());
+  if (!out_dir()) std::fprintf(stderr, "warpviz: %s\n", message.c_str());
+  std::_Exit(exit_code);
+}
+
+void set_running_kernel(const char* name) { g_running_kernel = name; }
+
+bool register_allocation(void* base, size_t bytes, void* map, size_t map_bytes) {
+  if (g_allocation_count == kMaxAllocations) return false;
+  Allocation& a = g_allocations[g_allocation_count++];
+  a = Allocation{};
+  a.base = static_cast<unsigned char*>(base);
+  a.bytes = bytes;
+  a.map = static_cast<unsigned char*>(map);
+  a.map_bytes = map_bytes;
+  return true;
+}
+
+TakenAllocation take_allocation(const void* base) {
+  for (size_t i = 0; i < g_allocation_count; ++i)
+    if (g_allocations[i].base == base) {
+      TakenAllocation t{g_allocations[i].map, g_allocations[i].map_bytes, true};
+      g_allocations[i] = g_allocations[--g_allocation_count];
+      return t;
+    }
+  return {};
+}
+
+void note_allocation(const void* ptr, size_t bytes, const char* name, int line, int dtype) {
+  Allocation* a = find_allocation(ptr);
+  if (!a) {  // a GPU allocation: the table learns of it here
+    if (!register_allocation(const_cast<void*>(ptr), bytes, nullptr, 0)) return;
+    a = &g_allocations[g_allocation_count - 1];
+  }
+  const std::string n = line > 0 ? variable_name(name) : std::string(name ? name : "");
+  std::snprintf(a->name, sizeof a->name, "%s", n.c_str());
+  a->line = line;
+  if (dtype >= 0) {
+    a->dtype = DType(dtype);
+    a->typed = true;
+  }
+}
+
+void forget_allocation(const void* ptr) { take_allocation(ptr); }
+
+int begin_launch() { return g_launch_count++; }
+
+emu::RecordFilter launch_filter(int index) {
+  emu::RecordFilter f;
+  const char* m = std::getenv("WARPVIZ_USER_MAX_STEPS");
+  f.max_steps = m ? std::strtoull(m, nullptr, 10) : 200000;
+  if (index >= kMaxRecordedLaunches) f.blocks = {0xfffffffeu};  // runs, records nothing
+  return f;
+}
+
+void finish_launch(int index, const char* kernel_name, Dim3 grid, Dim3 block, size_t shared, const char* backend,
+                   const char* device, Trace trace, const std::function<void(void*, const void*, size_t)>& read) {
+  trace.meta.scenario = std::getenv("WARPVIZ_USER_NAME") ? std::getenv("WARPVIZ_USER_NAME") : kernel_name;
+  trace.meta.params["kernel"] = kernel_name;
+  trace.meta.params["launch"] = std::to_string(index);
+  trace.meta.params["shared"] = std::to_string(shared);
+  trace.meta.grid = grid;
+  trace.meta.block = block;
+  trace.meta.backend = backend;
+  trace.meta.device = device;
+  trace.meta.compute_capability = "9.0";
+  trace.meta.tool_version = tool_version();
+  trace.outputs = snapshot_allocations(read);
+  if (!trace.steps.empty()) trace.meta.dtype = trace.steps.front().dtype;
+  else if (!trace.outputs.empty()) trace.meta.dtype = trace.outputs.front().dtype;
+  if (!out_dir() || index >= kMaxRecordedLaunches) return;
+  g_last_trace = std::move(trace);
+  g_last_trace_file = "launch-" + std::to_string(index) + ".wvt";
+  save_last_trace();
+  write_launch_index(index, g_last_trace, g_last_trace_file);
+}
+
+// ============================================================================
+// [SECTION] The kernel-only request
+// ============================================================================
+
+[[noreturn]] void request_error(const std::string& message) { fail("request", message, 2); }
+
+const KernelRequest& kernel_request() {
+  static const KernelRequest request = [] {
+    KernelRequest r;
+    const char* path = std::getenv("WARPVIZ_USER_REQUEST");
+    if (!path || !*path) return r;
+    nlohmann::json j;
+    try {
+      std::ifstream in(path);
+      j = nlohmann::json::parse(in);
+      auto dim = [&](const char* key, Dim3& d) {
+        if (!j.contains(key)) return;
+        const auto& a = j.at(key);
+        d = Dim3{a.at(0).get<uint32_t>(), a.at(1).get<uint32_t>(), a.at(2).get<uint32_t>()};
+      };
+      dim("grid", r.grid);
+      dim("block", r.block);
+      r.shared = j.value("shared", size_t(0));
+      auto pairs = [&](const char* key, std::vector<std::pair<std::string, std::string>>& out) {
+        if (!j.contains(key)) return;
+        for (const auto& item : j.at(key)) out.emplace_back(item.at(0).get<std::string>(), item.at(1).get<std::string>());
+      };
+      pairs("inputs", r.inputs);
+      pairs("args", r.args);
+      pairs("lens", r.lens);
+    } catch (const std::exception& e) {
+      fail("request", std::string("internal: the run request could not be read: ") + e.what(), 2);
+    }
+    return r;
+  }();
+  return request;
+}
+
+void check_request_names(const std::vector<std::string>& param_names) {
+  const KernelRequest& r = kernel_request();
+  std::string valid;
+  for (const auto& n : param_names) valid += (valid.empty() ? "" : ", ") + n;
+  auto check = [&](const std::vector<std::pair<std::string, std::string>>& list, const char* option) {
+    for (const auto& [name, value] : list) {
+      if (name.empty()) continue;
+      if (std::find(param_names.begin(), param_names.end(), name) == param_names.end())
+        request_error(std::string(option) + " " + name + "=" + value + ": the kernel has no parameter `" + name +
+                      "` (its parameters: " + (valid.empty() ? "none" : valid) + ")");
+    }
+  };
+  check(r.inputs, "--input");
+  check(r.args, "--arg");
+  check(r.lens, "--len");
+}
+
+
+void record_outputs(std::vector<TraceOutput> outputs) {
+  if (g_last_trace_file.empty()) return;
+  g_last_trace.outputs = std::move(outputs);
+  if (!g_last_trace.outputs.empty() && g_last_trace.steps.empty())
+    g_last_trace.meta.dtype = g_last_trace.outputs.front().dtype;
+  save_last_trace();
+}
+
+}  // namespace warpviz::user

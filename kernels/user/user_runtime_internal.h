@@ -1,0 +1,20 @@
+// Between the runtime's backend-independent part (user_runtime_common.cpp)
+// and the CPU emulator's (user_runtime_cpu.cpp): device allocations with a
+// guard page are registered here, so crash reports can name them.
+#pragma once
+
+#include <cstddef>
+
+namespace warpviz::user {
+
+// `map`/`map_bytes`: the whole mapping, guard page included (the CPU backend).
+bool register_allocation(void* base, size_t bytes, void* map, size_t map_bytes);
+// Forgets it and gives back its mapping (nullptr for a GPU allocation).
+struct TakenAllocation {
+  void* map = nullptr;
+  size_t map_bytes = 0;
+  bool found = false;
+};
+TakenAllocation take_allocation(const void* base);
+
+}  // namespace warpviz::user
