@@ -355,7 +355,7 @@ void finish_launch(int index, const char* kernel_name, Dim3 grid, Dim3 block, si
   trace.meta.block = block;
   trace.meta.backend = backend;
   trace.meta.device = device;
-  trace.meta.compute_capability = "9.0";
+  if (trace.meta.compute_capability.empty()) trace.meta.compute_capability = "9.0";  // the emulator's rules
   trace.meta.tool_version = tool_version();
   trace.outputs = snapshot_allocations(read);
   if (!trace.steps.empty()) trace.meta.dtype = trace.steps.front().dtype;

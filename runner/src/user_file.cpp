@@ -89,10 +89,12 @@ struct ContentKey {
 
 struct Kit {
   fs::path dir;
-  std::string cxx;
-  std::vector<std::string> cxx_flags, include_dirs, link_inputs;
+  std::string compiler;  // g++ for the CPU emulator, nvcc for a GPU
+  std::vector<std::string> compile_flags, include_dirs, link_inputs, link_flags;
   std::string prelude;
-  std::string id;  // changes whenever anything in the kit does
+  std::string unit_suffix = ".cpp";
+  bool host_rewrite = true;  // extern __shared__ too, not only the launches
+  std::string id;            // changes whenever anything in the kit does
   std::string problem;
 };
 
@@ -102,7 +104,8 @@ fs::path self_exe_dir() {
   return ec ? fs::path() : exe.parent_path();
 }
 
-Kit load_kit() {
+// kit.json (the CPU emulator) or kit_cuda.json (a GPU; only in builds with CUDA).
+Kit load_kit(const std::string& file) {
   Kit kit;
   std::vector<fs::path> candidates;
   if (const char* env = std::getenv("WARPVIZ_KIT")) candidates.emplace_back(env);
@@ -116,30 +119,49 @@ Kit load_kit() {
 #endif
   for (const fs::path& c : candidates) {
     std::error_code ec;
-    const fs::path json = c / "kit.json";
+    const fs::path json = c / file;
     if (!fs::is_regular_file(json, ec)) continue;
     try {
       const nlohmann::json j = nlohmann::json::parse(read_file(json));
       kit.dir = fs::canonical(c);
-      auto resolve = [&](const std::string& p) { return fs::path(p).is_absolute() ? p : (kit.dir / p).string(); };
-      kit.cxx = j.at("cxx").get<std::string>();
-      kit.cxx_flags = j.at("cxx_flags").get<std::vector<std::string>>();
-      for (const auto& d : j.at("include_dirs")) kit.include_dirs.push_back(resolve(d.get<std::string>()));
-      for (const auto& l : j.at("link_inputs")) {
-        const std::string s = l.get<std::string>();
-        kit.link_inputs.push_back(s.rfind("-", 0) == 0 ? s : resolve(s));
-      }
+      // Paths in the kit are relative to its folder, so a build or an install can move.
+      auto resolve = [&](const std::string& p) {
+        return p.rfind("-", 0) == 0 || fs::path(p).is_absolute() ? p : (kit.dir / p).lexically_normal().string();
+      };
+      auto list = [&](const char* key, bool paths) {
+        std::vector<std::string> out;
+        if (j.contains(key))
+          for (const auto& v : j.at(key)) out.push_back(paths ? resolve(v.get<std::string>()) : v.get<std::string>());
+        return out;
+      };
+      kit.compiler = j.at("compiler").get<std::string>();
+      kit.compile_flags = list("compile_flags", false);
+      kit.include_dirs = list("include_dirs", true);
+      kit.link_inputs = list("link_inputs", true);
+      kit.link_flags = list("link_flags", false);
+      // A shared library beside the kit is found at run time wherever the kit is.
+      for (const std::string& d : list("rpath_dirs", true))
+        for (std::string arg : list("rpath_args", false)) {
+          const size_t at = arg.find("{}");
+          if (at != std::string::npos) arg.replace(at, 2, d);
+          kit.link_flags.push_back(arg);
+        }
       kit.prelude = resolve(j.at("prelude").get<std::string>());
+      kit.unit_suffix = j.value("unit_suffix", std::string(".cpp"));
+      kit.host_rewrite = j.value("host_rewrite", true);
       ContentKey key;
       key.add(read_file(json));
+      key.add(kit.dir.string());
       key.add(tool_version());
       for (const std::string& f : kit.link_inputs) {
         if (f.rfind("-", 0) == 0) continue;
         const auto t = fs::last_write_time(f, ec);
         key.add(f + std::to_string(ec ? 0 : t.time_since_epoch().count()));
       }
-      const auto t = fs::last_write_time(kit.prelude + ".gch", ec);
-      key.add(std::to_string(ec ? 0 : t.time_since_epoch().count()));
+      for (const std::string& f : {kit.prelude, kit.prelude + ".gch"}) {
+        const auto t = fs::last_write_time(f, ec);
+        key.add(std::to_string(ec ? 0 : t.time_since_epoch().count()));
+      }
       kit.id = key.hex();
       return kit;
     } catch (const std::exception& e) {
@@ -147,10 +169,18 @@ Kit load_kit() {
       return kit;
     }
   }
-  kit.problem =
-      "warpviz cannot find its kit (kit.json: the compiler flags, headers and libraries a user's .cu file is "
-      "built with) next to this program; reinstall warpviz or set WARPVIZ_KIT to the kit folder";
+  kit.problem = file == "kit.json"
+                    ? "warpviz cannot find its kit (kit.json: the compiler flags, headers and libraries a user's .cu "
+                      "file is built with) next to this program; reinstall warpviz or set WARPVIZ_KIT to the kit folder"
+                    : "this build of warpviz has no GPU kit (kit_cuda.json): it was built without nvcc, so it runs a "
+                      "user's .cu file on the CPU emulator only";
   return kit;
+}
+
+// A GPU the driver exposes: the NVIDIA driver's device files.
+bool gpu_present() {
+  std::error_code ec;
+  return fs::exists("/dev/nvidiactl", ec) || fs::exists("/proc/driver/nvidia/version", ec);
 }
 
 // ============================================================================
@@ -174,9 +204,10 @@ struct Unit {
 // The user's text, rewritten line for line under `#line 1 "k.cu"` so every
 // step and every diagnostic names the user's own lines; then, for a file of
 // kernels only, the host code for the chosen kernel.
-Unit make_unit(const UserSource& src, const FileRequest& request) {
+Unit make_unit(const UserSource& src, const FileRequest& request, const Kit& kit) {
   Unit unit;
-  unit.text = "#line 1 " + c_string(src.path) + "\n" + rewrite_for_host(src.text) + "\n";
+  unit.text = "#line 1 " + c_string(src.path) + "\n" +
+              (kit.host_rewrite ? rewrite_for_host(src.text) : rewrite_launches(src.text)) + "\n";
   if (src.has_main) return unit;
 
   if (src.kernels.empty()) {
@@ -264,10 +295,11 @@ Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const Run
   Build b;
   ContentKey key;
   key.add(kit.id);
+  key.add(kit.unit_suffix);
   key.add(unit.text);
   key.add(fs::current_path().string());  // #line names a path relative to here
   for (const std::string& inc : src.local_includes) key.add(inc + "\n" + read_file(inc));
-  const fs::path dir = fs::path(cache_dir()) / "cpu" / key.hex();
+  const fs::path dir = fs::path(cache_dir()) / (kit.host_rewrite ? "cpu" : "cuda") / key.hex();
   b.program = dir / "program";
   std::error_code ec;
   if (fs::is_regular_file(b.program, ec)) {
@@ -282,18 +314,18 @@ Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const Run
     b.output = "cannot create the cache folder " + work.string() + ": " + ec.message();
     return b;
   }
-  write_file(work / "unit.cpp", unit.text);
+  const fs::path unit_file = work / ("unit" + kit.unit_suffix);
+  write_file(unit_file, unit.text);
 
-  std::vector<std::string> cc{kit.cxx};
-  cc.insert(cc.end(), kit.cxx_flags.begin(), kit.cxx_flags.end());
+  std::vector<std::string> cc{kit.compiler};
+  cc.insert(cc.end(), kit.compile_flags.begin(), kit.compile_flags.end());
   cc.push_back("-include");
   cc.push_back(kit.prelude);
   const fs::path user_dir = fs::absolute(src.path).parent_path();
   cc.push_back("-iquote");
   cc.push_back(user_dir.string());
   for (const std::string& d : kit.include_dirs) cc.push_back("-I" + d);
-  cc.insert(cc.end(), {"-fdiagnostics-color=never", "-fmax-errors=20", "-c", (work / "unit.cpp").string(), "-o",
-                       (work / "unit.o").string()});
+  cc.insert(cc.end(), {"-c", unit_file.string(), "-o", (work / "unit.o").string()});
   ChildOptions opts;
   opts.cancel = control.cancel;
   if (control.on_status) control.on_status("compiling");
@@ -306,11 +338,10 @@ Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const Run
     fs::remove_all(work, ec);
     return b;
   }
-  std::vector<std::string> ld{kit.cxx, (work / "unit.o").string()};
+  std::vector<std::string> ld{kit.compiler, (work / "unit.o").string()};
   ld.insert(ld.end(), kit.link_inputs.begin(), kit.link_inputs.end());
-  // A fixed load address: the crash report's program counter is then a line
-  // of the user's file by addr2line, with no load offset to subtract.
-  ld.insert(ld.end(), {"-no-pie", "-o", (work / "program").string()});
+  ld.insert(ld.end(), kit.link_flags.begin(), kit.link_flags.end());
+  ld.insert(ld.end(), {"-o", (work / "program").string()});
   if (control.on_status) control.on_status("linking");
   t0 = Clock::now();
   r = run_child(ld, opts);
@@ -450,24 +481,27 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   run.watched_files.insert(run.watched_files.end(), src.local_includes.begin(), src.local_includes.end());
   run.timing.scan_ms = ms_since(t0);
 
-  if (request.backend == FileBackend::Cuda) {
-    run.outcome = FileOutcome::Unavailable;
-    run.message = "--backend cuda: this build of warpviz runs a user's .cu file on the CPU emulator only";
-    return run;
-  }
-  run.backend = "cpu";
   if (request.grid.count() == 0 || request.block.count() == 0) {
     run.outcome = FileOutcome::RequestError;
     run.message = "--grid and --block take positive sizes";
     return run;
   }
-  const Kit kit = load_kit();
+  // auto: the GPU when this build has its kit and a GPU is present.
+  const bool cuda = request.backend == FileBackend::Cuda ||
+                    (request.backend == FileBackend::Auto && gpu_present() && load_kit("kit_cuda.json").problem.empty());
+  if (request.backend == FileBackend::Cuda && !gpu_present()) {
+    run.outcome = FileOutcome::Unavailable;
+    run.message = "--backend cuda: no NVIDIA GPU is present (no /dev/nvidiactl); --backend cpu runs the emulator";
+    return run;
+  }
+  run.backend = cuda ? "cuda" : "cpu";
+  const Kit kit = load_kit(cuda ? "kit_cuda.json" : "kit.json");
   if (!kit.problem.empty()) {
     run.outcome = FileOutcome::Unavailable;
     run.message = kit.problem;
     return run;
   }
-  const Unit unit = make_unit(src, request);
+  const Unit unit = make_unit(src, request, kit);
   if (!unit.problem.empty()) {
     run.outcome = FileOutcome::RequestError;
     run.message = unit.problem;

@@ -302,10 +302,9 @@ size_t callee_start(const std::string& code, size_t at) {
 
 }  // namespace
 
-std::string rewrite_for_host(const std::string& text) {
-  const std::string code = code_only(text);
-  std::vector<Edit> edits;
+namespace {
 
+void add_launch_edits(const std::string& code, std::vector<Edit>& edits) {
   for (size_t at = code.find("<<<"); at != std::string::npos; at = code.find("<<<", at + 3)) {
     // The matching >>>: the first at bracket depth 0.
     int depth = 0;
@@ -330,6 +329,27 @@ std::string rewrite_for_host(const std::string& text) {
     edits.push_back({end, 3, ")"});
     at = end;
   }
+}
+
+std::string apply_edits(const std::string& text, std::vector<Edit> edits) {
+  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.pos > b.pos; });
+  std::string out = text;
+  for (const Edit& e : edits) out.replace(e.pos, e.len, e.with);
+  return out;
+}
+
+}  // namespace
+
+std::string rewrite_launches(const std::string& text) {
+  std::vector<Edit> edits;
+  add_launch_edits(code_only(text), edits);
+  return apply_edits(text, std::move(edits));
+}
+
+std::string rewrite_for_host(const std::string& text) {
+  const std::string code = code_only(text);
+  std::vector<Edit> edits;
+  add_launch_edits(code, edits);
 
   const std::regex extern_shared(R"(\bextern\s+__shared__\s+([^;{}]*?)\b([A-Za-z_]\w*)\s*\[\s*\]\s*;)");
   const std::regex align_attr(R"((__align__|alignas)\s*\([^)]*\))");
@@ -342,10 +362,7 @@ std::string rewrite_for_host(const std::string& text) {
     edits.push_back({size_t(m.position(0)), size_t(m.length(0)), with});
   }
 
-  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.pos > b.pos; });
-  std::string out = text;
-  for (const Edit& e : edits) out.replace(e.pos, e.len, e.with);
-  return out;
+  return apply_edits(text, std::move(edits));
 }
 
 std::string kernel_base_name(const std::string& kernel) {

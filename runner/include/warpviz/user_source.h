@@ -41,6 +41,8 @@ std::string code_only(const std::string& text);
 // `extern __shared__ T name[];` -> `T* const name = ::warpviz::user::dynamic_shared<T>();`,
 // keeping every newline where it was.
 std::string rewrite_for_host(const std::string& text);
+// The launches only: what nvcc needs (it reads extern __shared__ itself).
+std::string rewrite_launches(const std::string& text);
 
 // "my_sum" or "reduce<float,256>" -> the kernel's base name ("reduce").
 std::string kernel_base_name(const std::string& kernel);
