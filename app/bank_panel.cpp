@@ -25,6 +25,7 @@
 
 #include "app_view.h"
 #include "panel_widgets.h"
+#include "warpviz/scenario.h"
 #include "warpviz/view/bank_view.h"
 
 namespace warpviz::app {
@@ -156,7 +157,7 @@ std::string tile_name(const Trace& trace, const view::TileGrid& grid, DType dtyp
   else if (grid.elem == 2) type = "uint16_t";
   else if (grid.elem == 8) type = "uint2";
   else type = "uint4";
-  const bool tile = trace.meta.scenario == "bank" || trace.meta.scenario == "transpose";
+  const bool tile = scenario_traits(trace.meta.scenario).shows_tile;
   char text[96];
   if (tile) std::snprintf(text, sizeof text, "%s tile[%d][%d]", type, grid.rows, grid.tile_cols);
   else std::snprintf(text, sizeof text, "%s shared[] (%u-byte rows)", type, grid.row_bytes);
@@ -411,9 +412,11 @@ void draw_measured(const AppView& app, const std::vector<view::MeasuredRow>& row
 // [SECTION] Padding toggle
 // ---------------------------------------------------------------------------
 
+// The trace's scenario pads its tile through a parameter, and the trace is
+// the last request's run (re-running it with the other value is the toggle).
 bool can_pad(const AppView& app) {
   const std::string& s = app.trace.meta.scenario;
-  return (s == "bank" || s == "transpose") && app.last_request.scenario == s;
+  return !scenario_traits(s).pad_param.empty() && app.last_request.scenario == s;
 }
 
 }  // namespace
@@ -423,10 +426,12 @@ void AppView::toggle_bank_padding() {
   std::optional<view::BankFrame> from = view::bank_frame(trace, view::shared_step_near(trace, playback.shown_step()));
   const int cols = from ? from->grid.tile_cols : 32;
   ScenarioRequest request = last_request;
+  const std::string& pad_param = scenario_traits(trace.meta.scenario).pad_param;
   const std::string other = cols == 33 ? "32" : "33";
-  auto it = std::find_if(request.sets.begin(), request.sets.end(), [](const auto& set) { return set.first == "cols"; });
+  auto it = std::find_if(request.sets.begin(), request.sets.end(),
+                         [&](const auto& set) { return set.first == pad_param; });
   if (it != request.sets.end()) it->second = other;
-  else request.sets.emplace_back("cols", other);
+  else request.sets.emplace_back(pad_param, other);
   const size_t shown = playback.shown_step();
   if (!run_scenario(request, backend)) return;  // error_message says why
   // Padding changes no step's place (transpose: the same access, moved), so

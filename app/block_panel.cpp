@@ -19,6 +19,7 @@
 
 #include "app_view.h"
 #include "panel_widgets.h"
+#include "warpviz/scenario.h"
 #include "warpviz/view/block_view.h"
 
 namespace warpviz::app {
@@ -295,7 +296,7 @@ void AppView::draw_block_panel() {
     return;
   }
   const TraceStep* step = current_step();
-  const bool reduction = trace.meta.scenario == "reduce_sum" || trace.meta.scenario == "reduce_int";
+  const bool reduction = scenario_traits(trace.meta.scenario).block_reduction;
   if (!step) {
     centred_message(tr(view::Text::NothingToShow));
     ImGui::End();

@@ -19,6 +19,7 @@
 
 #include "app_view.h"
 #include "panel_widgets.h"
+#include "warpviz/scenario.h"
 #include "warpviz/input_spec.h"
 #include "warpviz/view/vote_view.h"
 
@@ -379,7 +380,7 @@ void AppView::draw_vote_panel() {
   } else if (auto ballot = view::ballot_view(*step)) {
     ImGui::Text("%s  mask 0x%08x", op_name(step->op), step->mask);
     // In the compact scenario the slots are the point; the bits follow.
-    const bool compact = trace.meta.scenario == "compact" && step->op == Op::Ballot;
+    const bool compact = scenario_traits(trace.meta.scenario).compaction && step->op == Op::Ballot;
     if (compact) draw_compaction(*ballot, *step, *this);
     draw_ballot(*ballot, *step, *this);
   } else if (step->op == Op::MatchAny || step->op == Op::MatchAll) {

@@ -31,6 +31,12 @@ void run_bits(warpviz::Session& s) {
     s.output("fns", fns);
 }
 
-void register_scenarios(warpviz::RunnerTable& runners) {
-    runners["bits"] = run_bits;
-}
+// ==================== The scenario ====================
+static const warpviz::ScenarioRegistrar bits_scenario =
+    warpviz::ScenarioDeclaration("bits", 150)
+        .summary("per-lane bit intrinsics: __popc, __ffs, __clz, __brev, __fns(fns_mask, lane, fns_offset)")
+        .source("kernels/bits.cu", "bits_kernel")
+        .param(warpviz::mask_param("fns_mask", "mask searched by __fns", "0x00ff00f1"))
+        .param(warpviz::int_param("fns_offset", "1", -32, 32, "offset passed to __fns"))
+        .input("iota", warpviz::one_warp)
+        .run<unsigned>([](warpviz::Session& s, auto) { run_bits(s); });

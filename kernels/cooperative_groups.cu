@@ -81,9 +81,10 @@ void run_cg_scan(warpviz::Session& s) {
         case 1: run_cg_scan_tile<1, T>(s); break;
         case 2: run_cg_scan_tile<2, T>(s); break;
         case 4: run_cg_scan_tile<4, T>(s); break;
+        case 8: run_cg_scan_tile<8, T>(s); break;
         case 16: run_cg_scan_tile<16, T>(s); break;
         case 32: run_cg_scan_tile<32, T>(s); break;
-        default: run_cg_scan_tile<8, T>(s); break;
+        default: throw warpviz::ScenarioError("cg_scan: tile=" + s.param("tile") + " has no host code");
     }
 }
 
@@ -100,18 +101,33 @@ void run_coalesced(warpviz::Session& s) {
     s.output("rank", rank);
 }
 
-void register_scenarios(warpviz::RunnerTable& runners) {
-    using f32 = warpviz::device_f32;
-    runners["cg_reduce"] = [](warpviz::Session& s) {
-        if (s.dtype() == warpviz::DType::I32) run_cg_reduce<int>(s);
-        else run_cg_reduce<f32>(s);
-    };
-    runners["cg_scan"] = [](warpviz::Session& s) {
-        if (s.dtype() == warpviz::DType::I32) run_cg_scan<int>(s);
-        else run_cg_scan<f32>(s);
-    };
-    runners["coalesced"] = [](warpviz::Session& s) {
-        if (s.dtype() == warpviz::DType::F32) run_coalesced<f32>(s);
-        else run_coalesced<int>(s);
-    };
-}
+// ==================== The scenarios: one declaration each ====================
+static const warpviz::ScenarioRegistrar cg_reduce_scenario =
+    warpviz::ScenarioDeclaration("cg_reduce", 120)
+        .summary("cooperative groups: tiled_partition<32>, tile.shfl_down, cg::reduce(tile, v, op)")
+        .source("kernels/cooperative_groups.cu", "cg_reduce_kernel")
+        .param(warpviz::choice_param("op", "plus", {"plus", "less", "greater"}, "cg operator"))
+        .input("iota", warpviz::one_warp)
+        .run<warpviz::device_f32, int>([](warpviz::Session& s, auto value) {
+            run_cg_reduce<typename decltype(value)::type>(s);
+        });
+
+static const warpviz::ScenarioRegistrar cg_scan_scenario =
+    warpviz::ScenarioDeclaration("cg_scan", 130)
+        .summary("cooperative groups: inclusive_scan and exclusive_scan over tiles")
+        .source("kernels/cooperative_groups.cu", "cg_scan_kernel")
+        .param(warpviz::choice_param("tile", "8", {"1", "2", "4", "8", "16", "32"}, "tile size"))
+        .input("iota", warpviz::one_warp)
+        .run<warpviz::device_f32, int>([](warpviz::Session& s, auto value) {
+            run_cg_scan<typename decltype(value)::type>(s);
+        });
+
+static const warpviz::ScenarioRegistrar coalesced_scenario =
+    warpviz::ScenarioDeclaration("coalesced", 140)
+        .summary("coalesced_threads() in a branch: shfl(v, 0), shfl_down(v, 1), shfl_up(v, 1)")
+        .source("kernels/cooperative_groups.cu", "coalesced_kernel")
+        .param(warpviz::mask_param("active", "lanes that take the branch", "0xaaaaaaaa"))
+        .input("iota", warpviz::one_warp)
+        .run<int, warpviz::device_f32>([](warpviz::Session& s, auto value) {
+            run_coalesced<typename decltype(value)::type>(s);
+        });

@@ -66,17 +66,21 @@ void run_redux(warpviz::Session& s) {
     s.output("xor", xor_);
 }
 
-void register_scenarios(warpviz::RunnerTable& runners) {
-    runners["match"] = [](warpviz::Session& s) {
-        switch (s.dtype()) {
-            case warpviz::DType::U32: run_match<unsigned>(s); break;
-            case warpviz::DType::F32: run_match<warpviz::device_f32>(s); break;
-            case warpviz::DType::F64: run_match<warpviz::device_f64>(s); break;
-            default: run_match<int>(s); break;
-        }
-    };
-    runners["redux"] = [](warpviz::Session& s) {
-        if (s.dtype() == warpviz::DType::U32) run_redux<unsigned>(s);
-        else run_redux<int>(s);
-    };
-}
+// ==================== The scenarios: one declaration each ====================
+static const warpviz::ScenarioRegistrar match_scenario =
+    warpviz::ScenarioDeclaration("match", 100)
+        .summary("__match_any_sync and __match_all_sync: lanes holding identical bits")
+        .source("kernels/match_redux.cu", "match_kernel")
+        .param(warpviz::mask_param("mask", "member mask"))
+        .input("values:3,1,4,1,5,9,2,6,5,3,5,8,9,7,9,3,2,3,8,4,6,2,6,4,3,3,8,3,2,7,9,5", warpviz::one_warp)
+        .run<int, unsigned, warpviz::device_f32, warpviz::device_f64>([](warpviz::Session& s, auto value) {
+            run_match<typename decltype(value)::type>(s);
+        });
+
+static const warpviz::ScenarioRegistrar redux_scenario =
+    warpviz::ScenarioDeclaration("redux", 110)
+        .summary("__reduce_add/min/max/and/or/xor_sync over the lanes in the mask")
+        .source("kernels/match_redux.cu", "redux_kernel")
+        .param(warpviz::mask_param("mask", "member mask (lanes outside it do not run the reductions)"))
+        .input("random:1", warpviz::one_warp)
+        .run<int, unsigned>([](warpviz::Session& s, auto value) { run_redux<typename decltype(value)::type>(s); });

@@ -157,15 +157,169 @@ void run_transpose(warpviz::Session& s) {
     s.output("out", out);
 }
 
-void register_scenarios(warpviz::RunnerTable& runners) {
-    runners["bank"] = [](warpviz::Session& s) {
-        switch (s.param_int("elem")) {
-            case 1: run_bank<unsigned char>(s); break;
-            case 2: run_bank<unsigned short>(s); break;
-            case 8: run_bank<uint2>(s); break;
-            case 16: run_bank<uint4>(s); break;
-            default: run_bank<unsigned>(s); break;
-        }
-    };
-    runners["transpose"] = run_transpose;
+// ==================== What resolving a request checks ====================
+// A non-negative integer, decimal or 0x hex.
+std::optional<uint64_t> parse_offset(const std::string& text) {
+    using warpviz::DType;
+    if (text.empty() || text[0] == '-' || text[0] == '+') return std::nullopt;
+    if (text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0) return warpviz::parse_hex(DType::U64, text);
+    return warpviz::parse_value(DType::U64, text);
 }
+
+// addrs: exactly 32 byte offsets, each a multiple of elem inside the tile;
+// written back in decimal.
+void check_bank_params(warpviz::ResolvedScenario& r) {
+    using warpviz::ScenarioError;
+    const warpviz::ParamValues& p = r.params;
+    const bool custom = p.get("pattern") == "custom";
+    const std::string addrs = p.get("addrs");
+    if (!custom && !addrs.empty())
+        throw ScenarioError("bank: addrs=... is only read with pattern=custom (pattern is " + p.get("pattern") + ")");
+    if (!custom) return;
+    if (addrs.empty()) throw ScenarioError("bank: pattern=custom needs addrs=a0,a1,...,a31 (32 byte offsets)");
+    const int64_t elem = p.get_int("elem");
+    const int64_t tile_bytes = 32 * p.get_int("cols") * elem;
+    std::vector<std::string> items;
+    for (size_t start = 0;;) {
+        const size_t comma = addrs.find(',', start);
+        items.push_back(addrs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    if (items.size() != size_t(warpviz::kWarpSize))
+        throw ScenarioError("bank: addrs has " + std::to_string(items.size()) +
+                            " offsets; it takes exactly 32 (one byte offset per lane, comma-separated)");
+    std::string normal;
+    for (size_t lane = 0; lane < items.size(); ++lane) {
+        const std::string where = "bank: addrs: lane " + std::to_string(lane) + "'s offset '" + items[lane] + "'";
+        const auto v = parse_offset(items[lane]);
+        if (!v) throw ScenarioError(where + " is not a non-negative integer (decimal or 0x hex)");
+        if (int64_t(*v % uint64_t(elem)) != 0)
+            throw ScenarioError(where + " is not a multiple of elem=" + std::to_string(elem));
+        if (*v >= uint64_t(tile_bytes))
+            throw ScenarioError(where + " is outside the tile (" + std::to_string(tile_bytes) + " bytes: 32 x cols=" +
+                                p.get("cols") + " x elem=" + std::to_string(elem) + ")");
+        normal += (lane ? "," : "") + std::to_string(*v);
+    }
+    r.params.values["addrs"] = normal;
+}
+
+void check_transpose_params(warpviz::ResolvedScenario& r) {
+    const int64_t n = r.params.get_int("n");
+    if (n % 32 != 0) throw warpviz::ScenarioError("transpose: n=" + std::to_string(n) + ": must be a multiple of 32");
+}
+
+// ==================== The article's claims ====================
+const char* const kBankArticle = "seeds/001 (Bank Conflict)";
+
+// Whether the run's parameters are these (name, value) pairs.
+std::function<bool(const warpviz::ParamValues&)> params_are(std::vector<std::pair<std::string, std::string>> wanted) {
+    return [wanted = std::move(wanted)](const warpviz::ParamValues& p) {
+        for (const auto& [name, value] : wanted) {
+            const auto it = p.values.find(name);
+            if (it == p.values.end() || it->second != value) return false;
+        }
+        return true;
+    };
+}
+
+warpviz::SeedClaim shared_claim(std::string text, std::string op, int wavefronts, int conflicts,
+                                std::function<bool(const warpviz::ParamValues&)> applies) {
+    warpviz::SeedClaim c;
+    c.source = kBankArticle;
+    c.text = std::move(text);
+    c.shared_op = std::move(op);
+    c.wavefronts = wavefronts;
+    c.conflicts = conflicts;
+    c.applies = std::move(applies);
+    return c;
+}
+
+// "跨步为奇数通常安全；跨步 32 的倍数必冲突": odd strides are usually safe,
+// multiples of 32 always conflict (stride in elements of 4 bytes). The rule
+// is about lanes on different words: with stride 0, or a stride of a whole
+// tile, every lane wraps onto element 0 (a broadcast), which is not its case.
+std::function<bool(const warpviz::ParamValues&)> stride_is(bool (*test)(int64_t)) {
+    return [test, whole = params_are({{"pattern", "stride"}, {"elem", "4"}, {"active", "0xffffffff"}})](
+               const warpviz::ParamValues& p) {
+        // Parameters may come from a trace file: cols is looked at only once known good.
+        if (!whole(p) || (p.get("cols") != "32" && p.get("cols") != "33")) return false;
+        const int64_t stride = p.get_int("stride");
+        return stride % (warpviz::kWarpSize * p.get_int("cols")) != 0 && test(stride);
+    };
+}
+
+warpviz::SeedClaim stride_multiple_of_32_claim() {
+    warpviz::SeedClaim c = shared_claim("跨步 32 的倍数必冲突 (a stride that is a multiple of 32 always conflicts)", "",
+                                        -1, -1, stride_is([](int64_t s) { return s % 32 == 0; }));
+    c.min_conflicts = 1;
+    return c;
+}
+
+// Lane l stores 100 + l: values that cannot be mistaken for the tile's fill (its index).
+std::string bank_default_input() {
+    std::string s = "values:";
+    for (int lane = 0; lane < warpviz::kWarpSize; ++lane) s += (lane ? "," : "") + std::to_string(100 + lane);
+    return s;
+}
+
+// ==================== The scenarios: one declaration each ====================
+// The article's rules are claims about the one access of `bank` (4-byte
+// floats, as the article's tile; its warp is whole: a partial `active` mask is
+// another access) and the column reads of `transpose`. The article's ✅ and ❌
+// are quoted as ✓ and ×: the app's font has neither (nor ✗).
+static const warpviz::ScenarioRegistrar bank_scenario =
+    warpviz::ScenarioDeclaration("bank", 160)
+        .summary("one warp, one shared-memory access to T tile[32][cols]: wavefronts and bank conflicts")
+        .source("kernels/shared_banks.cu", "bank_kernel")
+        .param(warpviz::choice_param("pattern", "column", {"row", "column", "broadcast", "stride", "xor-swizzle", "custom"},
+                                     "lane l's element: row tile[0][l], column tile[l][0], broadcast tile[0][0], stride "
+                                     "element l*stride, xor-swizzle tile[l][l], custom addrs[l]"))
+        .param(warpviz::int_param("stride", "2", 0, 1 << 20, "elements between lanes, for pattern=stride"))
+        .param(warpviz::choice_param("elem", "4", {"1", "2", "4", "8", "16"}, "element size in bytes (the access width)"))
+        .param(warpviz::choice_param("cols", "32", {"32", "33"}, "the tile's row length (33: one element of padding)"))
+        .param(warpviz::choice_param("op", "load", {"load", "store"}, "the access: a load, or a store of the input"))
+        .param(warpviz::mask_param("active", "lanes that make the access"))
+        .param(warpviz::text_param("addrs", "", "pattern=custom: 32 byte offsets a0,...,a31"))
+        .input(bank_default_input(), warpviz::one_warp)
+        .dtype_of([](const warpviz::ParamValues& p) {
+            return p.get_int("elem") >= 8 ? warpviz::DType::U64 : warpviz::DType::U32;
+        })
+        .check(check_bank_params)
+        .claim(shared_claim("tile[threadIdx.y][threadIdx.x] // ✓ 每线程一列，各打各的 bank (conflict-free)", "", 1, 0,
+                            params_are({{"pattern", "row"}, {"elem", "4"}, {"active", "0xffffffff"}})))
+        .claim(shared_claim("float v = tile[threadIdx.x][0]; // × 32 个线程打同一个 bank → 32 路冲突 (32-way)", "", 32,
+                            31, params_are({{"pattern", "column"}, {"cols", "32"}, {"elem", "4"}, {"active", "0xffffffff"}})))
+        .claim(shared_claim("float v2 = tileP[threadIdx.x][0]; // ✓ 相邻线程差 33 个 float，落不同 bank", "", 1, 0,
+                            params_are({{"pattern", "column"}, {"cols", "33"}, {"elem", "4"}, {"active", "0xffffffff"}})))
+        .claim(shared_claim("跨步为奇数通常安全 (an odd stride is usually safe)", "", 1, 0,
+                            stride_is([](int64_t s) { return s % 2 == 1; })))
+        .claim(stride_multiple_of_32_claim())
+        .shows_tile("cols")
+        .times_bank_cost()
+        .run([](warpviz::Session& s) {
+            switch (s.param_int("elem")) {
+                case 1: run_bank<unsigned char>(s); break;
+                case 2: run_bank<unsigned short>(s); break;
+                case 4: run_bank<unsigned>(s); break;
+                case 8: run_bank<uint2>(s); break;
+                case 16: run_bank<uint4>(s); break;
+                default: throw warpviz::ScenarioError("bank: elem=" + s.param("elem") + " has no host code; it runs 1, 2, 4, 8, 16");
+            }
+        });
+
+static const warpviz::ScenarioRegistrar transpose_scenario =
+    warpviz::ScenarioDeclaration("transpose", 170)
+        .summary("the classic tile transpose: rows into a shared tile, columns out (cols 33: padded)")
+        .source("kernels/shared_banks.cu", "transpose_kernel")
+        .param(warpviz::int_param("n", "64", 32, 512, "matrix side (a multiple of 32)"))
+        .param(warpviz::choice_param("cols", "32", {"32", "33"}, "the tile's row length (33: one float of padding)"))
+        .input("iota", [](const warpviz::ParamValues& p) { return size_t(p.get_int("n")) * size_t(p.get_int("n")); })
+        .check(check_transpose_params)
+        .claim(shared_claim("tile[threadIdx.y][threadIdx.x] // ✓ 各打各的 bank: the row writes", "st.shared", 1, 0, {}))
+        .claim(shared_claim("tile[threadIdx.x][0] // × 32 路冲突: the column reads of tile[32][32]", "ld.shared", 32, 31,
+                            params_are({{"cols", "32"}})))
+        .claim(shared_claim("tileP[threadIdx.x][0] // ✓ 落不同 bank: the column reads of tile[32][33]", "ld.shared", 1,
+                            0, params_are({{"cols", "33"}})))
+        .shows_tile("cols")
+        .run<float>([](warpviz::Session& s, auto) { run_transpose(s); });

@@ -63,13 +63,57 @@ void run_shfl(warpviz::Session& s) {
     if (raw_c) s.output("in_range", in_range);
 }
 
-void register_scenarios(warpviz::RunnerTable& runners) {
-    runners["shfl"] = [](warpviz::Session& s) {
-        switch (s.dtype()) {
-            case warpviz::DType::U32: run_shfl<unsigned>(s); break;
-            case warpviz::DType::F32: run_shfl<warpviz::device_f32>(s); break;
-            case warpviz::DType::F64: run_shfl<warpviz::device_f64>(s); break;
-            default: run_shfl<int>(s); break;
-        }
-    };
+// What resolving a shfl request adds: the raw c operand and `active` in hex,
+// and notes on the values the C++ API leaves undefined.
+void add_shfl_notes(warpviz::ResolvedScenario& r) {
+    using warpviz::DType;
+    const warpviz::ParamValues& p = r.params;
+    const int64_t width = p.get_int("width");
+    const int64_t arg = p.get_int("arg");
+    if (p.get("c") != "auto") {
+        const auto c = warpviz::parse_hex(DType::U32, p.get("c"));
+        if (!c) throw warpviz::ScenarioError("shfl: c=" + p.get("c") + ": not a hex c operand (e.g. 0x181f), or auto");
+        r.params.values["c"] = warpviz::format_hex(DType::U32, *c);
+        r.notes.push_back("raw PTX shfl.sync with c = " + r.params.values["c"] + "; width is ignored");
+    } else if (!(width >= 1 && width <= 32 && (width & (width - 1)) == 0)) {
+        const uint32_t segmask = uint32_t(((32 - width) << 8) >> 8) & 0x1f;
+        const char* const digits = "0123456789abcdef";
+        const std::string hex = std::string("0x") + (segmask >= 16 ? "1" : "") + digits[segmask & 15];
+        r.notes.push_back("width " + std::to_string(width) +
+                          " is undefined in the CUDA C++ API (it must be 1, 2, 4, 8, 16 or 32); the hardware applies "
+                          "the PTX formula anyway: c = ((32 - width) << 8) | clamp gives segmask " + hex);
+    }
+    const uint32_t b5 = uint32_t(arg) & 31;
+    if (arg < 0 || arg > 31)
+        r.notes.push_back("arg " + std::to_string(arg) + ": shfl.sync uses only the low 5 bits of b, so it acts as " +
+                          std::to_string(b5));
+    const std::string& active = p.get("active");
+    if (active != "mask") {
+        const auto a = warpviz::parse_hex(DType::U32, active);
+        if (!a) throw warpviz::ScenarioError("shfl: active=" + active + ": not a lane mask, or 'mask'");
+        r.params.values["active"] = warpviz::format_hex(DType::U32, *a);
+        const uint32_t mask = p.get_mask("mask");
+        if (*a & ~mask)
+            r.notes.push_back("lanes " + warpviz::format_hex(DType::U32, *a & ~mask) +
+                              " execute a shuffle whose mask leaves them out: undefined, marked in the trace");
+    }
 }
+
+// ==================== The scenario ====================
+static const warpviz::ScenarioRegistrar shfl_scenario =
+    warpviz::ScenarioDeclaration("shfl", 50)
+        .summary("one shuffle: the playground for edge cases (widths, masks, args beyond 31, raw PTX c)")
+        .source("kernels/shfl_playground.cu", "shfl_playground")
+        .param(warpviz::choice_param("op", "down", {"idx", "up", "down", "xor"}, "shuffle variant"))
+        .param(warpviz::int_param("arg", "1", INT32_MIN, UINT32_MAX,
+                                  "srcLane / delta / laneMask (only 5 bits reach the hardware)"))
+        .param(warpviz::int_param("width", "32", INT32_MIN, INT32_MAX,
+                                  "width; 1,2,4,8,16,32 are defined, others follow the PTX formula"))
+        .param(warpviz::text_param("c", "auto", "raw PTX c operand (hex); auto builds it from width"))
+        .param(warpviz::mask_param("mask", "member mask passed to the shuffle"))
+        .param(warpviz::text_param("active", "mask", "lanes that execute the shuffle (a mask, or 'mask')"))
+        .input("iota", warpviz::one_warp)
+        .check(add_shfl_notes)
+        .run<int, unsigned, warpviz::device_f32, warpviz::device_f64>([](warpviz::Session& s, auto value) {
+            run_shfl<typename decltype(value)::type>(s);
+        });

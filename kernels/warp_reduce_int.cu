@@ -53,6 +53,15 @@ void run_reduce_int(warpviz::Session& s) {
     s.output("warp_result", warp_result);
 }
 
-void register_scenarios(warpviz::RunnerTable& runners) {
-    runners["reduce_int"] = run_reduce_int;
-}
+// ==================== The scenario ====================
+static const warpviz::ScenarioRegistrar reduce_int_scenario =
+    warpviz::ScenarioDeclaration("reduce_int", 70)
+        .summary("the article's reduceKernel: warpReduceSum, warpSums[32], warp 0 reduces the warp sums")
+        .source("kernels/warp_reduce_int.cu", "reduceKernel")
+        .param(warpviz::int_param("n", "1024", 1, int64_t(1) << 26, "number of input elements"))
+        .param(warpviz::int_param("block", "256", 32, 1024, "threads per block (a multiple of 32)"))
+        .input("iota", [](const warpviz::ParamValues& p) { return size_t(p.get_int("n")); })
+        .claim({"article, warpReduceSum", "return value; // 所有 lane 都持有相同结果 (every lane holds the same result)",
+                "warp_result", -1, ""})
+        .block_reduction()
+        .run<int>([](warpviz::Session& s, auto) { run_reduce_int(s); });

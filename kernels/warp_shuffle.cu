@@ -135,23 +135,55 @@ void run_reduce_sum(warpviz::Session& s) {
     s.output("out", out);
 }
 
-void register_scenarios(warpviz::RunnerTable& runners) {
-    using warpviz::DType;
-    using f32 = warpviz::device_f32;
-    using f64 = warpviz::device_f64;
-    runners["test_shuffle"] = [](warpviz::Session& s) {
-        if (s.dtype() == DType::I32) run_one_warp<int>(s, test_shuffle<int>);
-        else if (s.dtype() == DType::F64) run_one_warp<f64>(s, test_shuffle<f64>);
-        else run_one_warp<f32>(s, test_shuffle<f32>);
-    };
-    runners["warp_sum"] = [](warpviz::Session& s) {
-        if (s.dtype() == DType::I32) run_one_warp<int>(s, warp_sum_kernel<int>);
-        else run_one_warp<f32>(s, warp_sum_kernel<f32>);
-    };
-    runners["warp_sum_xor"] = [](warpviz::Session& s) {
-        if (s.dtype() == DType::I32) run_one_warp<int>(s, warp_sum_xor_kernel<int>);
-        else run_one_warp<f32>(s, warp_sum_xor_kernel<f32>);
-    };
-    runners["warp_max"] = [](warpviz::Session& s) { run_one_warp<f32>(s, warp_max_kernel<f32>); };
-    runners["reduce_sum"] = [](warpviz::Session& s) { run_reduce_sum<f32>(s); };
-}
+// ==================== The scenarios: one declaration each ====================
+using f32 = warpviz::device_f32;
+using f64 = warpviz::device_f64;
+
+static const warpviz::ScenarioRegistrar test_shuffle_scenario =
+    warpviz::ScenarioDeclaration("test_shuffle", 10)
+        .summary("the seed's test_shuffle: shfl_down by 1 plus shfl_xor by 1, per lane")
+        .source("kernels/warp_shuffle.cu", "test_shuffle")
+        .input("iota", warpviz::one_warp)
+        .claim({"seeds/000 main()", "Thread 0 result: (expected: 0+1 + 0^1=1 = 1.0)", "out", 0, "1"})
+        .claim({"seeds/000 main()", "Thread 5 result: (expected: 6 + 5^1=4 = 10.0)", "out", 5, "10"})
+        .run<f32, f64, int>([](warpviz::Session& s, auto value) {
+            using T = typename decltype(value)::type;
+            run_one_warp<T>(s, test_shuffle<T>);
+        });
+
+static const warpviz::ScenarioRegistrar warp_sum_scenario =
+    warpviz::ScenarioDeclaration("warp_sum", 20)
+        .summary("the seed's warp_sum: val += __shfl_down_sync(full, val, offset), offset 16 -> 1")
+        .source("kernels/warp_shuffle.cu", "warp_sum_kernel")
+        .input("iota", warpviz::one_warp)
+        .run<f32, int>([](warpviz::Session& s, auto value) {
+            using T = typename decltype(value)::type;
+            run_one_warp<T>(s, warp_sum_kernel<T>);
+        });
+
+static const warpviz::ScenarioRegistrar warp_sum_xor_scenario =
+    warpviz::ScenarioDeclaration("warp_sum_xor", 30)
+        .summary("the seed's butterfly: val += __shfl_xor_sync(full, val, offset), offset 1 -> 16")
+        .source("kernels/warp_shuffle.cu", "warp_sum_xor_kernel")
+        .input("iota", warpviz::one_warp)
+        .run<f32, int>([](warpviz::Session& s, auto value) {
+            using T = typename decltype(value)::type;
+            run_one_warp<T>(s, warp_sum_xor_kernel<T>);
+        });
+
+static const warpviz::ScenarioRegistrar warp_max_scenario =
+    warpviz::ScenarioDeclaration("warp_max", 40)
+        .summary("the seed's warp_max: fmaxf with __shfl_down_sync, offset 16 -> 1")
+        .source("kernels/warp_shuffle.cu", "warp_max_kernel")
+        .input("iota", warpviz::one_warp)
+        .run<f32>([](warpviz::Session& s, auto) { run_one_warp<f32>(s, warp_max_kernel<f32>); });
+
+static const warpviz::ScenarioRegistrar reduce_sum_scenario =
+    warpviz::ScenarioDeclaration("reduce_sum", 60)
+        .summary("the seed's two-level reduce_sum: warp_sum, warp sums through shared memory, warp 0 again")
+        .source("kernels/warp_shuffle.cu", "reduce_sum")
+        .param(warpviz::int_param("n", "1024", 1, int64_t(1) << 26, "number of input elements"))
+        .param(warpviz::int_param("block", "256", 32, 1024, "threads per block (a multiple of 32)"))
+        .input("ones", [](const warpviz::ParamValues& p) { return size_t(p.get_int("n")); })
+        .block_reduction()
+        .run<f32>([](warpviz::Session& s, auto) { run_reduce_sum<f32>(s); });

@@ -69,13 +69,25 @@ void run_compact(warpviz::Session& s) {
     s.output("count", count);
 }
 
-void register_scenarios(warpviz::RunnerTable& runners) {
-    runners["vote"] = [](warpviz::Session& s) {
-        if (s.dtype() == warpviz::DType::F32) run_vote<warpviz::device_f32>(s);
-        else run_vote<int>(s);
-    };
-    runners["compact"] = [](warpviz::Session& s) {
-        if (s.dtype() == warpviz::DType::F32) run_compact<warpviz::device_f32>(s);
-        else run_compact<int>(s);
-    };
-}
+// ==================== The scenarios: one declaration each ====================
+static const warpviz::ScenarioRegistrar vote_scenario =
+    warpviz::ScenarioDeclaration("vote", 80)
+        .summary("the article's vote: pred = value > 0; ballot, any, all, __ffs(ballot) - 1, __popc(ballot)")
+        .source("kernels/warp_vote.cu", "vote_kernel")
+        .param(warpviz::choice_param("predicate", "positive", {"positive", "raw"},
+                                     "positive: value > 0 (the article); raw: the value itself, any non-zero is true"))
+        .param(warpviz::mask_param("mask", "member mask of the votes"))
+        .input("random:1", warpviz::one_warp)
+        .run<int, warpviz::device_f32>([](warpviz::Session& s, auto value) {
+            run_vote<typename decltype(value)::type>(s);
+        });
+
+static const warpviz::ScenarioRegistrar compact_scenario =
+    warpviz::ScenarioDeclaration("compact", 90)
+        .summary("stream compaction: keep non-zero values, slot = popc(ballot & lanes below)")
+        .source("kernels/warp_vote.cu", "compact_kernel")
+        .input("values:5,0,0,7,1,0,3,0,0,0,2,8,0,0,0,4,6,0,0,0,9,0,1,0,0,3,0,0,5,0,0,2", warpviz::one_warp)
+        .compaction()
+        .run<int, warpviz::device_f32>([](warpviz::Session& s, auto value) {
+            run_compact<typename decltype(value)::type>(s);
+        });

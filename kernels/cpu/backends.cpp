@@ -1,32 +1,12 @@
 #include "warpviz/backends.h"
 
-#include "cpu_scenarios.h"
+#include "warpviz/scenario_decl.h"
 
 #if defined(WARPVIZ_HAVE_CUDA)
 #include "warpviz/cuda_backend.h"
 #endif
 
 namespace warpviz {
-
-namespace {
-
-const RunnerTable& cpu_runners() {
-  static const RunnerTable table = [] {
-    RunnerTable t;
-    register_warp_shuffle_scenarios(t);
-    register_warp_reduce_int_scenarios(t);
-    register_shfl_playground_scenarios(t);
-    register_warp_vote_scenarios(t);
-    register_match_redux_scenarios(t);
-    register_cooperative_groups_scenarios(t);
-    register_bits_scenarios(t);
-    register_shared_banks_scenarios(t);
-    return t;
-  }();
-  return table;
-}
-
-}  // namespace
 
 std::optional<BackendChoice> parse_backend(std::string_view name) {
   if (name == "auto") return BackendChoice::Auto;
@@ -46,16 +26,15 @@ bool cuda_backend_available(std::string* why) {
 
 Trace run_scenario_cpu(const ResolvedScenario& scenario, const emu::RecordFilter& filter,
                        emu::LaunchStats* stats) {
-  const auto it = cpu_runners().find(scenario.spec->name);
-  if (it == cpu_runners().end())
-    throw ScenarioError("internal: scenario '" + scenario.spec->name + "' has no CPU runner");
+  const ScenarioRunner* runner = find_scenario_runner(scenario.spec->name);
+  if (!runner) throw ScenarioError("internal: scenario '" + scenario.spec->name + "' has no CPU runner");
   Trace trace;
   fill_trace_meta(scenario, trace);
   trace.meta.backend = "cpu";
   trace.meta.device = "CPU emulator (sm_90 rules)";
   trace.meta.compute_capability = "9.0";
   Session session(scenario, filter, trace);
-  it->second(session);
+  (*runner)(session);
   if (stats) *stats = session.stats();
   return trace;
 }

@@ -4,10 +4,10 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "cuda_scenarios.h"
 #include "warpviz/bank_cost.h"
 #include "warpviz/bank_model.h"
 #include "warpviz/cuda_backend.h"
+#include "warpviz/scenario_decl.h"
 
 namespace warpviz {
 
@@ -15,23 +15,7 @@ bool probe_device_once(CudaDeviceInfo* info, std::string* why);
 
 namespace {
 
-const RunnerTable& cuda_runners() {
-  static const RunnerTable table = [] {
-    RunnerTable t;
-    register_warp_shuffle_scenarios_cuda(t);
-    register_warp_reduce_int_scenarios_cuda(t);
-    register_shfl_playground_scenarios_cuda(t);
-    register_warp_vote_scenarios_cuda(t);
-    register_match_redux_scenarios_cuda(t);
-    register_cooperative_groups_scenarios_cuda(t);
-    register_bits_scenarios_cuda(t);
-    register_shared_banks_scenarios_cuda(t);
-    return t;
-  }();
-  return table;
-}
-
-// The `bank` scenario's single shared access, timed on this GPU (bank_cost.h).
+// A times_bank_cost scenario's single shared access, timed on this GPU (bank_cost.h).
 // A trace without exactly one shared step (a run that recorded no warp, for
 // ncu) gets no figures. A pattern the timing kernels cannot run is reported and
 // the recording kept; a failing CUDA call fails the run.
@@ -117,9 +101,8 @@ bool probe_device_once(CudaDeviceInfo* info, std::string* why) {
 }
 
 Trace run_scenario_cuda(const ResolvedScenario& scenario, const emu::RecordFilter& filter) {
-  const auto it = cuda_runners().find(scenario.spec->name);
-  if (it == cuda_runners().end())
-    throw ScenarioError("internal: scenario '" + scenario.spec->name + "' has no GPU runner");
+  const ScenarioRunner* runner = find_scenario_runner(scenario.spec->name);
+  if (!runner) throw ScenarioError("internal: scenario '" + scenario.spec->name + "' has no GPU runner");
   CudaDeviceInfo info;
   std::string why;
   if (!cuda_device_present(&info, &why)) throw CudaError(why);
@@ -129,8 +112,8 @@ Trace run_scenario_cuda(const ResolvedScenario& scenario, const emu::RecordFilte
   trace.meta.device = info.name;
   trace.meta.compute_capability = info.compute_capability;
   Session session(scenario, filter, trace);
-  it->second(session);
-  if (scenario.spec->name == "bank") measure_bank_scenario(trace);
+  (*runner)(session);
+  if (scenario.spec->traits.times_bank_cost) measure_bank_scenario(trace);
   return trace;
 }
 

@@ -16,6 +16,8 @@
 #include <map>
 #include <set>
 
+#include "warpviz/scenario.h"
+
 namespace warpviz::view {
 
 namespace {
@@ -23,9 +25,7 @@ namespace {
 // A tile taller than this is drawn up to here; hits beyond count as outside.
 constexpr int kMaxRows = 1024;
 
-bool has_tile_params(const Trace& trace) {
-  return trace.meta.scenario == "bank" || trace.meta.scenario == "transpose";
-}
+bool has_tile_params(const Trace& trace) { return scenario_traits(trace.meta.scenario).shows_tile; }
 
 // An integer parameter in 1..max, or `fallback` when absent, not a number or
 // out of range (a hand-edited file must not ask for a million-column tile).

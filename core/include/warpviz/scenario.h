@@ -1,5 +1,7 @@
-// The scenario registry: every built-in scenario's parameters, defaults, input
-// size and kernel source, independent of the backend that runs it.
+// The scenario registry: every scenario's parameters, defaults, input size and
+// kernel source, independent of the backend that runs it. The scenarios are
+// declared next to their kernels (kernels/include/warpviz/scenario_decl.h),
+// whose registrars hand each spec to register_scenario() before main.
 #pragma once
 
 #include <cstdint>
@@ -71,8 +73,24 @@ struct SeedClaimResult {
   std::string actual;  // what the trace holds
 };
 
+// What the views do with a scenario's runs beyond the common panels: looked up
+// by a trace's scenario name, so no view compares names itself.
+struct ScenarioTraits {
+  bool shows_tile = false;       // the bank view draws T tile[32][cols] from the run's cols and elem parameters
+  std::string pad_param;         // a choice 32|33 the bank view's padding toggle flips (empty: no toggle)
+  bool block_reduction = false;  // the block panel follows a two-level reduction (warp sums through shared memory)
+  bool compaction = false;       // the vote panel shows each kept lane's slot next to the ballot
+  bool times_bank_cost = false;  // the GPU backend times the run's single shared access (bank_cost.h)
+};
+
+struct ResolvedScenario;
+
 struct ScenarioSpec {
   std::string name;
+  // Where the scenario stands in the seeds' lesson (shuffles, reductions,
+  // votes, cooperative groups, banks); the table is sorted by it, so the order
+  // never depends on which object file the linker reads first.
+  int order = 0;
   std::string summary;
   std::string source_path;  // kernel source, relative to the repository root
   std::string kernel;       // the __global__ function that runs
@@ -83,13 +101,25 @@ struct ScenarioSpec {
   std::vector<SeedClaim> seed_claims;
   // The run's value type when it has no dtype parameter (bank: from elem).
   std::function<DType(const ParamValues&)> dtype_of{};
+  // What the parameter kinds cannot check (bank's addrs, transpose's n), and
+  // notes on legal but surprising values (shfl's width 12). Throws ScenarioError.
+  std::function<void(ResolvedScenario&)> check{};
+  ScenarioTraits traits{};
 
   const ParamSpec* find_param(std::string_view param) const;
 };
 
+// Adds a scenario to the table, in its place by `order` (then name). The
+// kernels' registrars call it before main; a name registered again from the
+// same source file is that file compiled for another backend and is ignored,
+// from another file it is a ScenarioError.
+void register_scenario(ScenarioSpec spec);
+
 const std::vector<ScenarioSpec>& scenario_specs();
 const ScenarioSpec* find_scenario(std::string_view name);
 std::string scenario_names();  // "a, b, c" for messages
+// The traits of a trace's scenario; a name no scenario has gets none.
+const ScenarioTraits& scenario_traits(std::string_view name);
 // The scenario `direction` places after `name` in the table (wrapping around),
 // the order of the seeds' lesson: shuffles, reductions, votes, cooperative
 // groups, banks. An unknown name gives the first (or, going back, the last).

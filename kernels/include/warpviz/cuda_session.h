@@ -112,8 +112,5 @@ class Session : public SessionBase {
   }
 };
 
-using ScenarioRunner = void (*)(Session&);
-using RunnerTable = std::map<std::string, ScenarioRunner>;
-
 }  // namespace cuda_backend
 }  // namespace warpviz

@@ -82,9 +82,5 @@ class Session : public SessionBase {
   emu::LaunchStats stats_;
 };
 
-// Scenario name -> its host code, filled by each kernel file's register_scenarios().
-using ScenarioRunner = void (*)(Session&);
-using RunnerTable = std::map<std::string, ScenarioRunner>;
-
 }  // namespace cpu_backend
 }  // namespace warpviz
