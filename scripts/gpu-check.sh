@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # The one GPU run: on a machine with an NVIDIA GPU, given a build made with
 # CUDA, runs every GPU test, records the shipped traces, runs the capture
-# benchmark and the example, and prints a summary.
+# benchmark and users' own .cu files on both backends, and prints a summary.
 #   scripts/gpu-check.sh [BUILD_DIR] [RESULTS_DIR]
 # The build may be carried from another machine: BUILD_DIR/lib holds the
 # shared libraries it needs (libboost_context); scripts/gpu-bundle.sh makes
 # such a folder (build-gpu).
 # WARPVIZ_GPU_CHECK picks sections (default: all of them):
-#   tests traces bank sass bench example
+#   tests traces bank sass bench user
 # RESULTS_DIR ends up with three files: summary.txt, traces.tar (the shipped
 # traces recorded here) and logs.tar (every log).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 results=${2:-${OUT:-/tmp/warpviz-gpu}}
-sections=" ${WARPVIZ_GPU_CHECK:-tests traces bank sass bench example} "
+sections=" ${WARPVIZ_GPU_CHECK:-tests traces bank sass bench user} "
 wanted() { [[ $sections == *" $1 "* ]]; }
 out=$(mktemp -d)
 mkdir -p "$results" "$out/traces" "$out/logs"
@@ -133,14 +133,47 @@ echo "== capture benchmark"
 summary+=("bench record: exit ${PIPESTATUS[0]}")
 fi
 
-if wanted example; then
-echo "== a user's kernel, recorded"
-if "$build/kernels/warpviz-example-record" "$out/logs/example.wvt" 2>&1; then
-  "$cli" dump "$out/logs/example.wvt" --active-only | head -30
-  summary+=("example: recorded and dumped")
-else
-  summary+=("example: FAILED")
-fi
+if wanted user; then
+echo "== users' own .cu files: --backend cuda against --backend cpu, every launch"
+# file|options (kernels-only files take their launch options)
+user_cases=(
+  "starter|--input iota"
+  "tests/user_files/my_sum.cu|--input iota"
+  "tests/user_files/warp_shuffle.cu|"
+  "tests/user_files/dynamic_shared.cu|--grid 3 --block 128 --shared 16 --input ones --len out=3"
+  "kernels/examples/warp_prefix_sum.cu|--grid 2 --block 64 --input random:7"
+  "kernels/examples/block_max.cu|"
+  "examples/grading/submissions/correct.cu|--input random:3"
+)
+export WARPVIZ_CACHE_DIR="$out/cache"
+"$cli" new "$out/starter.cu" >/dev/null
+user_files=0 user_launches=0 user_equal=0
+for c in "${user_cases[@]}"; do
+  file=${c%%|*} opts=${c#*|}
+  [[ $file == starter ]] && file="$out/starter.cu"
+  [[ -f $file ]] || { echo "  $file: missing"; continue; }
+  name=$(basename "$file" .cu)
+  user_files=$((user_files + 1))
+  # shellcheck disable=SC2086
+  if ! "$cli" run "$file" $opts --backend cuda >"$out/logs/user_${name}_cuda.txt" 2>&1; then
+    echo "  $name: the GPU run failed:"; tail -5 "$out/logs/user_${name}_cuda.txt"; continue
+  fi
+  launches=$(grep -c '^launch ' "$out/logs/user_${name}_cuda.txt")
+  for ((l = 0; l < launches; l++)); do
+    user_launches=$((user_launches + 1))
+    # shellcheck disable=SC2086
+    "$cli" run "$file" $opts --backend cuda --launch $l -o "$out/traces/user_${name}_$l.wvt" >/dev/null 2>&1
+    # shellcheck disable=SC2086
+    "$cli" run "$file" $opts --backend cpu --launch $l -o "$out/cpu_user.wvt" >/dev/null 2>&1
+    if "$cli" diff "$out/traces/user_${name}_$l.wvt" "$out/cpu_user.wvt" >"$out/logs/user_diff_${name}_$l.txt"; then
+      user_equal=$((user_equal + 1))
+    else
+      echo "  $name launch $l differs:"; head -5 "$out/logs/user_diff_${name}_$l.txt"
+    fi
+  done
+  echo "  $name: $launches launch(es) on the GPU"; head -3 "$out/logs/user_${name}_cuda.txt"
+done
+summary+=("user files: $user_files files, $user_launches launches recorded on the GPU, $user_equal equal to the CPU emulator")
 fi
 
 {
