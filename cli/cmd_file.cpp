@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli_command.h"
@@ -41,6 +42,9 @@ const char* const kRunFileHelp = R"(usage: warpviz-cli run FILE.cu [options] [--
                         (default iota); output arrays start at zero
   --arg NAME=VALUE      a scalar parameter (else its default argument)
   --len NAME=N          an array's length (default: one element per thread)
+  --scenario NAME       a file that declares scenarios (ScenarioDeclaration): which
+                        one (default: its only one); --set NAME=VALUE sets its
+                        parameters and --input SPEC its input, as for a built-in
   --launch N|NAME       the launch to write or print (default: the first)
   --timeout SECONDS     stop the program after this long (default 10)
   --max-steps N         steps recorded per launch before the trace is marked
@@ -148,8 +152,10 @@ int run_run_file(const Args& args) {
       out_path = option_value(args, i);
     } else if (a == "--json") {
       json = true;
+    } else if (a == "--scenario") {
+      request.scenario = option_value(args, i);
     } else if (a == "--set") {
-      throw UsageError("--set is for built-in scenarios; a .cu file takes --arg NAME=VALUE");
+      request.sets.push_back(name_value(a, option_value(args, i)));
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError("unknown option '" + a + "'");
     } else if (request.path.empty()) {
@@ -239,6 +245,34 @@ int run_list_file(const std::string& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   const user::UserSource src = user::scan_user_source(path, ss.str());
+  if (src.declares_scenarios && !src.has_main) {
+    // The declarations are code: the file is compiled and asked.
+    user::FileRequest request;
+    request.path = path;
+    request.list_scenarios = true;
+    const user::FileRun run = user::run_user_file(request);
+    if (!run.ok()) {
+      std::cerr << run.compiler_output << "warpviz-cli list: " << run.message << "\n";
+      return 2;
+    }
+    std::cout << path << ": declares its scenarios (run one: warpviz-cli run " << path
+              << " --scenario NAME [--set NAME=VALUE]...)\n";
+    for (const auto& s : nlohmann::json::parse(run.declared_scenarios)) {
+      std::cout << "  " << s.at("name").get<std::string>() << "   " << s.at("summary").get<std::string>() << "\n";
+      for (const auto& p : s.at("params")) {
+        std::cout << "      --set " << p.at("name").get<std::string>() << "=" << p.at("default").get<std::string>();
+        if (p.contains("choices")) {
+          std::string c;
+          for (const auto& v : p.at("choices")) c += (c.empty() ? "" : "|") + v.get<std::string>();
+          std::cout << "  (" << c << ")";
+        } else if (p.contains("range")) {
+          std::cout << "  (" << p.at("range").at(0) << ".." << p.at("range").at(1) << ")";
+        }
+        std::cout << "  " << p.at("help").get<std::string>() << "\n";
+      }
+    }
+    return 0;
+  }
   std::cout << path << ": " << (src.has_main ? "a whole program (main() runs; every launch is recorded)"
                                              : "kernels only (warpviz launches the one you pick)")
             << "\n";

@@ -239,3 +239,35 @@ TEST_CASE("the starter file runs as it is, and comes from the cache the second t
   CHECK(again.timing.cached);
   fs::remove_all(dir);
 }
+
+TEST_CASE("a file that declares its scenario: listed, then run with --set", "[user][run]") {
+  FileRequest list;
+  list.list_scenarios = true;
+  FileRun run = run_file("declared.cu", list);
+  INFO(run.message << run.compiler_output);
+  REQUIRE(run.ok());
+  CHECK(run.declared_scenarios.find("\"scale_add\"") != std::string::npos);
+  CHECK(run.declared_scenarios.find("\"factor\"") != std::string::npos);
+
+  FileRequest request;
+  request.sets = {{"factor", "2"}, {"dtype", "i32"}};
+  request.inputs = {{"", "iota"}};
+  run = run_file("declared.cu", request);
+  INFO(run.message);
+  REQUIRE(run.ok());
+  REQUIRE(run.launches.size() == 1);
+  const Trace& t = run.launches[0];
+  CHECK(t.meta.scenario == "scale_add");
+  CHECK(t.meta.params.at("factor") == "2");
+  REQUIRE(t.steps.size() == 1);
+  CHECK(t.steps[0].op == Op::ShflXor);
+  CHECK(t.steps[0].line == 8);
+  REQUIRE(t.output("out"));
+  CHECK(as_i32(t.output("out")->bits[0]) == 2);   // 0*2 + 1*2
+  CHECK(as_i32(t.output("out")->bits[2]) == 10);  // 2*2 + 3*2
+
+  request.sets = {{"factor", "500"}};
+  run = run_file("declared.cu", request);
+  CHECK(run.outcome == FileOutcome::RequestError);
+  CHECK(run.message.find("factor") != std::string::npos);
+}

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "user_runtime_internal.h"
+#include "warpviz/scenario.h"
 #include "warpviz/trace_io.h"
 #include "warpviz/user_launch.h"
 #include "warpviz/version.h"
@@ -397,6 +398,10 @@ const KernelRequest& kernel_request() {
       pairs("inputs", r.inputs);
       pairs("args", r.args);
       pairs("lens", r.lens);
+      pairs("sets", r.sets);
+      r.list_scenarios = j.value("list_scenarios", false);
+      r.scenario = j.value("scenario", std::string());
+      r.scenario_input = j.value("scenario_input", std::string());
     } catch (const std::exception& e) {
       fail("request", std::string("internal: the run request could not be read: ") + e.what(), 2);
     }
@@ -422,6 +427,34 @@ void check_request_names(const std::vector<std::string>& param_names) {
   check(r.lens, "--len");
 }
 
+
+void write_scenario_list() {
+  if (!out_dir()) return;
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const ScenarioSpec& spec : scenario_specs()) {
+    nlohmann::ordered_json params = nlohmann::ordered_json::array();
+    for (const ParamSpec& p : spec.params) {
+      nlohmann::ordered_json j{{"name", p.name}, {"default", p.default_value}, {"help", p.help}};
+      if (!p.choices.empty()) j["choices"] = p.choices;
+      if (p.kind == ParamKind::Int) j["range"] = {p.min, p.max};
+      params.push_back(j);
+    }
+    list.push_back({{"name", spec.name}, {"summary", spec.summary}, {"kernel", spec.kernel},
+                    {"default_input", spec.default_input}, {"params", params}});
+  }
+  std::ofstream(out_path("scenarios.json")) << list.dump(1) << "\n";
+}
+
+void save_scenario_trace(Trace trace) {
+  if (!out_dir()) return;
+  const int index = begin_launch();
+  trace.meta.params["kernel"] = trace.meta.scenario;
+  trace.meta.params["launch"] = std::to_string(index);
+  g_last_trace = std::move(trace);
+  g_last_trace_file = "launch-" + std::to_string(index) + ".wvt";
+  save_last_trace();
+  write_launch_index(index, g_last_trace, g_last_trace_file);
+}
 
 void record_outputs(std::vector<TraceOutput> outputs) {
   if (g_last_trace_file.empty()) return;

@@ -209,6 +209,18 @@ Unit make_unit(const UserSource& src, const FileRequest& request, const Kit& kit
   unit.text = "#line 1 " + c_string(src.path) + "\n" +
               (kit.host_rewrite ? rewrite_for_host(src.text) : rewrite_launches(src.text)) + "\n";
   if (src.has_main) return unit;
+  if (src.declares_scenarios && request.kernel.empty()) {
+    unit.text += "#line 1 \"<warpviz: host code for the file's scenarios>\"\n"
+                 "#include \"warpviz/user_scenarios.h\"\n"
+                 "int main() { return ::warpviz::user::run_declared_scenario(" +
+                 std::string(kit.host_rewrite ? "\"cpu\", \"CPU emulator (sm_90 rules)\"" : "\"cuda\", \"GPU\"") +
+                 "); }\n";
+    return unit;
+  }
+  if (request.list_scenarios) {
+    unit.problem = src.path + " declares no scenario (ScenarioDeclaration); its kernels are listed instead";
+    return unit;
+  }
 
   if (src.kernels.empty()) {
     unit.problem = src.path + " has no __global__ kernel and no main(): nothing to run";
@@ -383,6 +395,11 @@ std::string request_json(const FileRequest& request) {
   j["inputs"] = pairs(request.inputs);
   j["args"] = pairs(request.args);
   j["lens"] = pairs(request.lens);
+  j["sets"] = pairs(request.sets);
+  j["list_scenarios"] = request.list_scenarios;
+  j["scenario"] = request.scenario;
+  for (const auto& [name, spec] : request.inputs)
+    if (name.empty()) j["scenario_input"] = spec;
   return j.dump();
 }
 
@@ -442,7 +459,7 @@ void read_launches(const fs::path& run_dir, const UserSource& src, const FileReq
       std::error_code ec;
       t.meta.source_path = fs::absolute(src.path, ec).lexically_normal().string();
       t.meta.source_text = src.text;
-      if (!src.has_main) {
+      if (!src.has_main && !src.declares_scenarios) {
         t.meta.input_spec = input_spec.empty() ? "iota" : input_spec;
         for (const auto& [k, v] : request.args) t.meta.params["arg." + k] = v;
       }
@@ -552,6 +569,7 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   run.exit_code = r.exit_code;
 
   t0 = Clock::now();
+  if (request.list_scenarios) run.declared_scenarios = read_file(run_dir / "scenarios.json");
   read_launches(run_dir, src, request, run);
   run.timing.load_ms = ms_since(t0);
 

@@ -236,6 +236,7 @@ UserSource scan_user_source(const std::string& path, const std::string& text) {
     if (seen.insert(kernel.name).second) src.kernels.push_back(std::move(kernel));
   }
   src.has_main = std::regex_search(code, std::regex("\\b(int|void|auto)\\s+main\\s*\\("));
+  src.declares_scenarios = std::regex_search(code, std::regex("\\bScenarioDeclaration\\b"));
 
   // ==========================================================================
   // [SECTION] Local includes

@@ -107,6 +107,10 @@ struct KernelRequest {
   std::vector<std::pair<std::string, std::string>> inputs;  // name ("" for every input) -> spec
   std::vector<std::pair<std::string, std::string>> args;    // scalar name -> value
   std::vector<std::pair<std::string, std::string>> lens;    // array name -> element count
+  // A file that declares scenarios (user_scenarios.h): list them, or run one.
+  bool list_scenarios = false;
+  std::string scenario, scenario_input;
+  std::vector<std::pair<std::string, std::string>> sets;
 };
 const KernelRequest& kernel_request();
 

@@ -32,6 +32,11 @@ struct FileRequest {
   std::vector<std::pair<std::string, std::string>> args;    // scalar parameter -> value
   std::vector<std::pair<std::string, std::string>> lens;    // array parameter -> element count
   std::vector<std::string> program_args;                    // a whole program's argv[1..]
+  // A file that declares its own scenarios (ScenarioDeclaration): which one,
+  // its --set parameters (its input is inputs' "" entry), or list them all.
+  std::string scenario;
+  std::vector<std::pair<std::string, std::string>> sets;
+  bool list_scenarios = false;
   FileBackend backend = FileBackend::Auto;
   double time_limit_s = 10.0;
   size_t max_steps = 200000;  // per launch; past it the trace is marked overflowed
@@ -72,6 +77,7 @@ struct FileRun {
   int exit_code = 0;           // the program's
   std::vector<Trace> launches; // in launch order; each trace's source is the user's file
   std::vector<std::string> kernels;          // the file's __global__ functions
+  std::string declared_scenarios;            // list_scenarios: their JSON (name, summary, params)
   std::vector<std::string> watched_files;    // the file and the local files it includes
   std::string backend;                       // "cpu" or "cuda": what ran
   FileTiming timing;

@@ -26,6 +26,7 @@ struct UserSource {
   std::string text;
   std::vector<KernelDecl> kernels;  // definitions, in file order, each name once
   bool has_main = false;
+  bool declares_scenarios = false;  // ScenarioDeclaration, as the built-in kernel files
   std::vector<std::string> local_includes;  // `#include "x.h"` targets, resolved to paths that exist
 };
 
