@@ -365,7 +365,8 @@ void AppView::draw_menu_bar() {
   }
 
   // Right-aligned: what is shown and where it came from.
-  std::string what = trace.meta.scenario;
+  // A .cu file's name is in the badge already.
+  std::string what = user_file ? std::string() : trace.meta.scenario;
   const std::string badge = badge_text();
   if (!badge.empty()) what += (what.empty() ? "" : "  ·  ") + badge;
   if (user_file && !user_file->status_text().empty()) what += "  ·  " + user_file->status_text();

@@ -104,7 +104,7 @@ void AppView::draw_source_panel() {
   const int current_line = step ? int(step->line) : 0;
   ImGui::TextDisabled("%s", trace.meta.source_path.empty() ? "(source)" : trace.meta.source_path.c_str());
   const std::map<int, user::Diagnostic> marks = diagnostics_by_line(user_file.get());
-  const ImU32 error_bar = IM_COL32(213, 94, 0, 90);    // Okabe-Ito vermillion, faint behind the line
+  const ImU32 error_bar = IM_COL32(220, 50, 47, 100);  // red, faint behind the line: apart from the step's orange
   const ImU32 error_mark = IM_COL32(240, 80, 40, 255);
   const ImU32 warning_mark = IM_COL32(240, 228, 66, 255);  // Okabe-Ito yellow
   if (!marks.empty()) {
@@ -118,6 +118,14 @@ void AppView::draw_source_panel() {
                             stale ? "%zu 行有错误；显示的是上一次成功的运行" : "%zu 行有错误"),
                          errors);
     ImGui::PopStyleColor();
+    // The messages whole (after the code they may run past the panel's edge), the first few.
+    int listed = 0;
+    for (const auto& [line, d] : marks) {
+      if (++listed > 4) break;
+      ImGui::TextDisabled("%d:%d", line, d.column);
+      ImGui::SameLine();
+      ImGui::TextWrapped("%s", d.message.c_str());
+    }
   }
 
   ImGui::PushFont(fonts.mono ? fonts.mono : ImGui::GetFont());
