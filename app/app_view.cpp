@@ -70,8 +70,17 @@ void AppView::show_trace(Trace new_trace, std::string origin) {
 }
 
 bool AppView::open_file(const std::string& path) {
+  if (view::is_cuda_source(path)) {
+    user::FileRequest request;
+    request.path = path;
+    request.time_limit_s = settings.time_limit_s;
+    open_user_file(std::move(request));
+    return true;
+  }
   try {
     show_file_trace(load_trace(path), path);
+    close_user_file();
+    view::remember_recent_file(settings, path);
     return true;
   } catch (const TraceFileError& e) {
     error_message = e.what();  // names the file and its problem
@@ -126,6 +135,7 @@ bool AppView::run_scenario(const ScenarioRequest& request, BackendChoice choice)
     if (result.overflow) scenario_notes.push_back("the trace ran out of room: its steps are a prefix of the run");
     scenario_error.clear();
     settings.scenario = last_request.scenario;
+    close_user_file();
     show_trace(std::move(result), "scenario");
     return true;
   } catch (const ScenarioError& e) {
@@ -136,6 +146,70 @@ bool AppView::run_scenario(const ScenarioRequest& request, BackendChoice choice)
     error_message = std::string("the scenario failed: ") + e.what();
   }
   return false;
+}
+
+void AppView::open_user_file(user::FileRequest request, view::FilePlace place) {
+  if (!user_file) user_file = std::make_unique<view::UserFileSession>(wake_loop);
+  const std::string path = request.path;
+  user_file_view = {};
+  user_file_view.grid = view::format_dims(request.grid);
+  user_file_view.block = view::format_dims(request.block);
+  user_file_view.shared = std::to_string(request.shared);
+  auto joined = [](const std::vector<std::pair<std::string, std::string>>& pairs) {
+    std::string text;
+    for (const auto& [name, value] : pairs) text += (text.empty() ? "" : " ") + (name.empty() ? value : name + "=" + value);
+    return text;
+  };
+  user_file_view.inputs = joined(request.inputs);
+  user_file_view.args = joined(request.args);
+  user_file_view.lens = joined(request.lens);
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g", request.time_limit_s);
+  user_file_view.time_limit = limit;
+  user_file->open(std::move(request), std::move(place));
+  user_file_view.trace_generation = user_file->trace_generation();
+  user_file_view.source_generation = user_file->source_generation();
+
+  // The file's text at once, no steps yet: the lanes wait for the run.
+  Trace waiting;
+  std::error_code ec;
+  waiting.meta.source_path = std::filesystem::absolute(path, ec).lexically_normal().string();
+  waiting.meta.source_text = user_file->source_text();
+  waiting.meta.backend = "cpu";
+  scenario_notes.clear();
+  scenario_error.clear();
+  show_trace(std::move(waiting), path);
+  view::remember_recent_file(settings, path);
+}
+
+void AppView::close_user_file() { user_file.reset(); }  // stops a run in flight
+
+bool AppView::poll_user_file() {
+  if (!user_file) return false;
+  view::UserFileSession& session = *user_file;
+  // Where the user is, while the session's trace is the one on screen (not
+  // before its first run: --step waits in the place).
+  if (session.shown_trace() && user_file_view.trace_generation == session.trace_generation())
+    session.place.step = playback.step();
+  bool changed = session.update();
+  if (session.trace_generation() != user_file_view.trace_generation) {
+    user_file_view.trace_generation = session.trace_generation();
+    if (const Trace* shown = session.shown_trace()) {
+      Trace copy = *shown;  // the session keeps every launch for the picker
+      copy.meta.source_text = session.source_text();
+      const view::FilePlace place = session.place;
+      show_trace(std::move(copy), session.path());
+      playback.seek(place.step);
+    }
+    changed = true;
+  }
+  if (session.source_generation() != user_file_view.source_generation) {
+    // A save shows its text before its run ends; the old steps' lines may be off by then.
+    user_file_view.source_generation = session.source_generation();
+    trace.meta.source_text = session.source_text();
+    changed = true;
+  }
+  return changed;
 }
 
 const TraceStep* AppView::current_step() const {
@@ -161,9 +235,10 @@ std::string AppView::badge_text() const {
 // ============================================================================
 
 bool AppView::update(double dt_seconds) {
+  const bool reloaded = poll_user_file();
   const bool moved = playback.advance(dt_seconds);
   const bool animated = bank_animation.advance(dt_seconds);  // both advance every frame
-  return moved || animated;
+  return reloaded || moved || animated;
 }
 
 namespace {
@@ -251,6 +326,17 @@ void AppView::draw_menu_bar() {
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu(tr(view::Text::MenuFile))) {
     if (ImGui::MenuItem(tr(view::Text::MenuOpen), "Ctrl+O")) file_dialog_request = FileDialog::Open;
+    if (ImGui::BeginMenu(tr("Open Recent", "最近打开"), !settings.recent_files.empty())) {
+      std::string chosen;  // opening changes the list being drawn
+      for (const std::string& file : settings.recent_files) {
+        if (ImGui::MenuItem(std::filesystem::path(file).filename().string().c_str())) chosen = file;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", file.c_str());
+      }
+      ImGui::Separator();
+      if (ImGui::MenuItem(tr("Clear the list", "清空列表"))) settings.recent_files.clear();
+      ImGui::EndMenu();
+      if (!chosen.empty()) open_file(chosen);
+    }
     if (ImGui::MenuItem(tr(view::Text::MenuSave), "Ctrl+S", false, !trace.meta.scenario.empty()))
       file_dialog_request = FileDialog::Save;
     ImGui::Separator();
@@ -279,9 +365,11 @@ void AppView::draw_menu_bar() {
   }
 
   // Right-aligned: what is shown and where it came from.
-  std::string what = trace.meta.scenario;
+  // A .cu file's name is in the badge already.
+  std::string what = user_file ? std::string() : trace.meta.scenario;
   const std::string badge = badge_text();
   if (!badge.empty()) what += (what.empty() ? "" : "  ·  ") + badge;
+  if (user_file && !user_file->status_text().empty()) what += "  ·  " + user_file->status_text();
   const float w = ImGui::CalcTextSize(what.c_str()).x;
   const float x = ImGui::GetWindowWidth() - w - ImGui::GetStyle().ItemSpacing.x * 2;
   if (x > ImGui::GetCursorPosX()) {
@@ -299,6 +387,22 @@ namespace {
 
 bool is_trace_file(const std::filesystem::path& p) { return p.extension() == ".wvt" || p.extension() == ".json"; }
 
+// The .cu files in the folder of the file shown (else the working folder):
+// where a student's own kernels usually are.
+std::vector<std::string> cuda_files_near(const std::string& shown) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path folder = shown.empty() || shown == "scenario" ? fs::current_path(ec) : fs::path(shown).parent_path();
+  if (folder.empty()) folder = ".";
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(folder, ec)) {
+    if (files.size() >= 200) break;  // a huge folder: the path field still takes any file
+    if (entry.is_regular_file(ec) && view::is_cuda_source(entry.path().string())) files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 // The traces recorded on an H200 that ship with warpviz: a student's first files.
 std::vector<std::string> shipped_traces() {
   std::vector<std::string> files;
@@ -313,7 +417,7 @@ std::vector<std::string> shipped_traces() {
 // traces to pick from. Errors land in error_message and the Error popup.
 void draw_file_dialog(AppView& app) {
   using FileDialog = AppView::FileDialog;
-  static std::vector<std::string> shipped;
+  static std::vector<std::string> shipped, cuda_files;
   if (app.file_dialog_request != FileDialog::None) {
     app.file_dialog = app.file_dialog_request;
     app.file_dialog_request = FileDialog::None;
@@ -324,7 +428,10 @@ void draw_file_dialog(AppView& app) {
       app.file_dialog_path = (app.trace.meta.scenario.empty() ? std::string("trace") : app.trace.meta.scenario) + ".wvt";
     else
       app.file_dialog_path.clear();
-    if (app.file_dialog == FileDialog::Open) shipped = shipped_traces();
+    if (app.file_dialog == FileDialog::Open) {
+      shipped = shipped_traces();
+      cuda_files = cuda_files_near(app.trace_origin);
+    }
     ImGui::OpenPopup("###file_dialog");
   }
   if (app.file_dialog == FileDialog::None) return;
@@ -337,18 +444,24 @@ void draw_file_dialog(AppView& app) {
     app.file_dialog = FileDialog::None;
     return;
   }
-  ImGui::TextUnformatted(app.tr("Path of a trace file (.wvt, or .json for the JSON form)",
-                                "trace 文件路径（.wvt，或 .json 表示 JSON 格式）"));
+  if (opening)
+    ImGui::TextUnformatted(app.tr("Path of a trace file (.wvt, .json) or of your own kernel (.cu)",
+                                  "trace 文件（.wvt、.json）或你自己的 kernel（.cu）的路径"));
+  else
+    ImGui::TextUnformatted(app.tr("Path of a trace file (.wvt, or .json for the JSON form)",
+                                  "trace 文件路径（.wvt，或 .json 表示 JSON 格式）"));
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   ImGui::SetNextItemWidth(-FLT_MIN);
   bool confirm = ImGui::InputText("##path", &app.file_dialog_path, ImGuiInputTextFlags_EnterReturnsTrue);
 
-  if (opening && !shipped.empty()) {
+  // A list of files to pick from; a double-click opens one.
+  auto file_list = [&](const char* id, const char* heading, const std::vector<std::string>& files) {
+    if (!opening || files.empty()) return;
     ImGui::Spacing();
-    ImGui::TextDisabled("%s", app.tr("Recorded on an H200 (double-click opens):", "H200 上录制的 trace（双击打开）："));
-    const float list_h = std::min(float(shipped.size()), 8.0f) * ImGui::GetTextLineHeightWithSpacing();
-    if (ImGui::BeginListBox("##shipped", ImVec2(-FLT_MIN, list_h + ImGui::GetStyle().FramePadding.y * 2))) {
-      for (const std::string& file : shipped) {
+    ImGui::TextDisabled("%s", heading);
+    const float list_h = std::min(float(files.size()), 8.0f) * ImGui::GetTextLineHeightWithSpacing();
+    if (ImGui::BeginListBox(id, ImVec2(-FLT_MIN, list_h + ImGui::GetStyle().FramePadding.y * 2))) {
+      for (const std::string& file : files) {
         const std::string name = std::filesystem::path(file).filename().string();
         if (ImGui::Selectable(name.c_str(), app.file_dialog_path == file, ImGuiSelectableFlags_AllowDoubleClick)) {
           app.file_dialog_path = file;
@@ -357,7 +470,9 @@ void draw_file_dialog(AppView& app) {
       }
       ImGui::EndListBox();
     }
-  }
+  };
+  file_list("##cuda", app.tr("CUDA files here (double-click opens):", "这里的 CUDA 文件（双击打开）："), cuda_files);
+  file_list("##shipped", app.tr("Recorded on an H200 (double-click opens):", "H200 上录制的 trace（双击打开）："), shipped);
 
   ImGui::Spacing();
   const bool has_path = !app.file_dialog_path.empty();

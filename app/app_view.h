@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +19,7 @@
 #include "warpviz/view/playback.h"
 #include "warpviz/view/settings.h"
 #include "warpviz/view/strings.h"
+#include "warpviz/view/user_file_session.h"
 
 struct ImFont;
 
@@ -54,7 +56,7 @@ class AppView {
 
   // --- Data (errors become error_message, never a crash) -------------------
   void show_trace(Trace trace, std::string origin);  // origin: file path or "scenario"
-  bool open_file(const std::string& path);
+  bool open_file(const std::string& path);  // a trace, or a .cu file (open_user_file)
   // A trace loaded from `path` elsewhere (main loads the first one while the
   // window opens); fills the scenario panel when it is a built-in scenario's.
   void show_file_trace(Trace loaded, const std::string& path);
@@ -62,6 +64,13 @@ class AppView {
   // Resolves and runs on `backend` (Auto: the GPU when present); notes such as
   // "width 12 is undefined in the C++ API" land in scenario_notes.
   bool run_scenario(const ScenarioRequest& request, BackendChoice backend);
+  // A user's .cu file: runs on the session's thread; its text shows at once,
+  // its trace when the run is done. `place` is where to start (--launch, --step).
+  void open_user_file(user::FileRequest request, view::FilePlace place = {});
+  void close_user_file();  // a scenario or a trace file takes its place
+  // Takes the session's news (a finished run, a saved file); true when the
+  // screen changed. Once a frame, and whenever the run's thread wakes the loop.
+  bool poll_user_file();
 
   // --- Per frame ------------------------------------------------------------
   bool update(double dt_seconds);  // playback; true when something changed
@@ -77,6 +86,7 @@ class AppView {
   void draw_vote_panel();      // vote_panel.cpp
   void draw_block_panel();     // block_panel.cpp
   void draw_scenario_panel();  // scenario_panel.cpp
+  void draw_user_file_section();  // user_file_panel.cpp: the scenario panel's body while a .cu file is open
   void draw_bank_panel();      // bank_panel.cpp
   void draw_presentation();    // lane_panel.cpp: lanes and op only (the banks for a shared access), full window
   // bank_panel.cpp: the banks panel's contents, in the current window; false
@@ -116,6 +126,10 @@ class AppView {
   ScenarioRequest last_request;        // what the scenario panel edits and re-runs
   BackendChoice backend = BackendChoice::Auto;
   std::unique_ptr<LaneRenderer> lane_renderer;  // created once a GL context exists
+  // The open .cu file, if any; its runs, reloads and place (view/user_file_session.h).
+  std::unique_ptr<view::UserFileSession> user_file;
+  // Set by main: wakes the event loop from the run's thread (glfwPostEmptyEvent).
+  std::function<void()> wake_loop;
 
   // --- UI state of single panels ----------------------------------------------
   enum class FileDialog { None, Open, Save };
@@ -137,6 +151,13 @@ class AppView {
     std::vector<view::MeasuredRow> measured;
     std::vector<view::HitMotion> motions;  // bank_from -> frame, for the padding animation
   } bank_cache;
+  // What of the session is on screen, and the scenario panel's fields for a
+  // kernels-only file (applied on Enter, as the scenario's are).
+  struct UserFileView {
+    uint64_t trace_generation = 0, source_generation = 0;
+    std::string grid, block, shared, inputs, args, lens, time_limit;
+    std::string field_error;  // a field that does not parse, said inline
+  } user_file_view;
   // Re-runs the bank/transpose scenario with cols 32 <-> 33 and starts the animation.
   void toggle_bank_padding();
   // Filled by main's GLFW key callback: Dear ImGui 1.86 samples key state once

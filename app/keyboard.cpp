@@ -1,5 +1,5 @@
 // The keyboard: what a lecturer uses at the projector without the mouse.
-//   Space play/pause · Left/Right step · Home/End · Up/Down speed · F5 re-run
+//   Space play/pause · Left/Right step · Home/End · Up/Down speed · F5 re-run (the .cu file)
 //   F11 presentation (Esc leaves it) · H hex · L language · P pad the tile (bank,
 //   transpose) · PageDown/PageUp next/previous scenario · Ctrl+O/S/Q
 #include <GLFW/glfw3.h>
@@ -43,8 +43,9 @@ void AppView::handle_keys() {
       case GLFW_KEY_SPACE: playback.toggle(); break;
       case GLFW_KEY_HOME: playback.jump_to_start(); break;
       case GLFW_KEY_END: playback.jump_to_end(); break;
-      case GLFW_KEY_F5:
-        if (!last_request.scenario.empty()) run_scenario(last_request, backend);
+      case GLFW_KEY_F5:  // the open .cu file, else the scenario
+        if (user_file) user_file->run();
+        else if (!last_request.scenario.empty()) run_scenario(last_request, backend);
         break;
       case GLFW_KEY_F11: presentation = !presentation; break;
       case GLFW_KEY_ESCAPE: presentation = false; break;

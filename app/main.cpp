@@ -37,6 +37,9 @@
 
 #include <unistd.h>  // sysconf(_SC_CLK_TCK)
 
+#include <atomic>
+#include <cctype>
+
 #include "app_view.h"
 #include "warpviz/trace_io.h"
 #include "lane_renderer.h"
@@ -44,6 +47,7 @@
 #include "warpviz/view/settings.h"
 #include "warpviz/version.h"
 #include "warpviz/view/strings.h"
+#include "warpviz/view/user_file_session.h"
 
 using namespace warpviz;
 using warpviz::app::AppView;
@@ -90,16 +94,30 @@ namespace {
 // ============================================================================
 
 constexpr const char* kUsage =
-    "usage: warpviz [FILE.wvt|FILE.json] [options]\n"
+    "usage: warpviz [FILE.wvt|FILE.json|FILE.cu] [options]\n"
     "\n"
     "Shows a trace of CUDA warp-level ops lane by lane: a file, or a scenario run\n"
     "on the CPU emulator (or the GPU). Without a file it runs the last scenario\n"
-    "(warp_sum the first time) and starts playing.\n"
+    "(warp_sum the first time) and starts playing. A .cu file of your own runs on\n"
+    "the CPU emulator, and again each time you save it.\n"
     "\n"
     "  --scenario NAME     run this scenario (warpviz-cli list shows them)\n"
     "  --set NAME=VALUE    a scenario parameter; repeatable\n"
     "  --input SPEC        iota, ones, const:X, random:SEED, values:a,b,... or bits:hex,...\n"
     "  --backend B         cpu, cuda or auto (default: the GPU when present)\n"
+    "\n"
+    "For FILE.cu (as warpviz-cli run takes them):\n"
+    "  --kernel NAME       the kernel to launch (default: the file's only one)\n"
+    "  --grid X[,Y[,Z]]    blocks (default 1)\n"
+    "  --block X[,Y[,Z]]   threads per block (default 32)\n"
+    "  --shared BYTES      extern __shared__ memory per block (default 0)\n"
+    "  --input [NAME=]SPEC fill the input arrays (or the array NAME); repeatable\n"
+    "  --arg NAME=VALUE    a scalar parameter; repeatable\n"
+    "  --len NAME=N        an array's length; repeatable\n"
+    "  --launch N|NAME     the launch to show first (a whole program's)\n"
+    "  --timeout SECONDS   stop a run after this long (default: the setting, 10 s)\n"
+    "  -- ARGS...          a whole program's own arguments\n"
+    "\n"
     "  --lang en|zh        language of the interface\n"
     "  --presentation      lanes and op only, large type\n"
     "  --size WxH          window size in pixels (default: the last one, or 1600x900)\n"
@@ -118,6 +136,13 @@ constexpr const char* kUsage =
 
 struct Options {
   std::string file;
+  // For a .cu file: its request, and which options were given (a trace file
+  // or a scenario takes none of them).
+  user::FileRequest file_request;
+  std::vector<std::string> inputs;  // every --input, read once the file's kind is known
+  std::vector<std::string> file_options;
+  std::string launch;
+  std::optional<double> timeout;
   ScenarioRequest request;  // scenario empty: the one in the settings
   BackendChoice backend = BackendChoice::Auto;
   std::string screenshot;
@@ -137,6 +162,31 @@ template <typename T>
 bool parse_number(std::string_view text, T* out) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
   return ec == std::errc() && end == text.data() + text.size();
+}
+
+// The options of a .cu file, into o.file_request (or o.launch, o.timeout).
+bool parse_file_option(const std::string& a, const std::string& v, Options& o, std::string& error) {
+  user::FileRequest& r = o.file_request;
+  std::string why;
+  if (a == "--kernel") {
+    r.kernel = v;
+  } else if (a == "--grid" || a == "--block") {
+    if (!view::parse_dims(v, a == "--grid" ? &r.grid : &r.block, &why)) return error = a + " " + why, false;
+  } else if (a == "--shared") {
+    if (!parse_number(v, &r.shared)) return error = "--shared " + v + ": expected a number of bytes", false;
+  } else if (a == "--arg" || a == "--len") {
+    std::pair<std::string, std::string> pair;
+    if (!view::parse_name_value(v, &pair, &why)) return error = a + " " + why, false;
+    (a == "--arg" ? r.args : r.lens).push_back(std::move(pair));
+  } else if (a == "--launch") {
+    o.launch = v;
+  } else if (a == "--timeout") {
+    double seconds = 0;
+    if (!parse_number(v, &seconds) || !(seconds >= view::kMinTimeLimit) || seconds > view::kMaxTimeLimit)
+      return error = "--timeout " + v + ": expected seconds from 0.5 to 3600", false;
+    o.timeout = seconds;
+  }
+  return true;
 }
 
 ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
@@ -166,7 +216,16 @@ ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
       o.request.sets.emplace_back(v->substr(0, eq), v->substr(eq + 1));
     } else if (a == "--input") {
       if (!(v = value_of(i, a))) return ParseResult::Bad;
-      o.request.input = *v;
+      o.inputs.push_back(*v);
+    } else if (a == "--kernel" || a == "--grid" || a == "--block" || a == "--shared" || a == "--arg" ||
+               a == "--len" || a == "--launch" || a == "--timeout") {
+      if (!(v = value_of(i, a))) return ParseResult::Bad;
+      if (!parse_file_option(a, *v, o, error)) return ParseResult::Bad;
+      o.file_options.push_back(a);
+    } else if (a == "--") {
+      o.file_request.program_args.assign(argv + i + 1, argv + argc);
+      o.file_options.push_back(a);
+      break;
     } else if (a == "--backend") {
       if (!(v = value_of(i, a))) return ParseResult::Bad;
       const auto b = parse_backend(*v);
@@ -224,8 +283,20 @@ ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
       return ParseResult::Bad;
     }
   }
+  const bool cuda_file = view::is_cuda_source(o.file);
+  if (cuda_file) {
+    for (const std::string& input : o.inputs) o.file_request.inputs.push_back(view::parse_input_option(input));
+    o.file_request.path = o.file;
+  } else if (!o.inputs.empty()) {
+    o.request.input = o.inputs.back();  // a scenario's one input, the last given
+  }
   if (!o.file.empty() && (!o.request.scenario.empty() || !o.request.sets.empty() || !o.request.input.empty())) {
-    error = "a trace file already holds its scenario; give either FILE or --scenario/--set/--input";
+    error = cuda_file ? "a .cu file is not a scenario: it takes --arg NAME=VALUE, not --scenario/--set"
+                      : "a trace file already holds its scenario; give either FILE or --scenario/--set/--input";
+    return ParseResult::Bad;
+  }
+  if (!cuda_file && !o.file_options.empty()) {
+    error = o.file_options.front() + " is an option for a .cu file (warpviz FILE.cu " + o.file_options.front() + " ...)";
     return ParseResult::Bad;
   }
   const int modes = !o.screenshot.empty() + !o.frames_dir.empty() + (o.bench_frames > 0);
@@ -250,6 +321,9 @@ struct WindowState {
   std::string last_glfw_error;
 };
 WindowState g_window_state;  // GLFW's error callback has no user pointer
+// Whether glfwPostEmptyEvent may be called: a .cu file's run thread wakes the
+// loop with it, and may finish before the window opens or after it closes.
+std::atomic<bool> g_glfw_live{false};
 
 void wake(GLFWwindow*) { g_window_state.frames_wanted = kFramesAfterInput; }
 
@@ -463,8 +537,9 @@ void run_interactive(GLFWwindow* window, AppView& app) {
     if (busy) {
       glfwPollEvents();
     } else {
-      // Idle: sleep until an event; the timeout only keeps a text cursor blinking.
-      glfwWaitEventsTimeout(0.5);
+      // Idle: sleep until an event; the timeout keeps a text cursor blinking
+      // and, with a .cu file open, checks it for a save five times a second.
+      glfwWaitEventsTimeout(app.user_file ? view::UserFileSession::kPollInterval.count() / 1000.0 : 0.5);
     }
     if (glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {
       glfwWaitEvents();  // nothing to show while minimised
@@ -473,6 +548,7 @@ void run_interactive(GLFWwindow* window, AppView& app) {
     const double now = glfwGetTime();
     const double dt = std::min(now - last, 0.1);  // a long stall must not skip steps
     last = now;
+    if (app.poll_user_file()) g_window_state.frames_wanted = std::max(g_window_state.frames_wanted, kFramesAfterInput);
     const bool woken = app.playback.playing() || g_window_state.frames_wanted > 0;
     if (!woken && !ImGui::GetIO().WantTextInput) continue;
 
@@ -667,8 +743,28 @@ int main(int argc, char** argv) {
   // runs here. A bad file or scenario is an argument error either way.
   AppView app(settings);
   app.presentation = opt.presentation;
+  app.wake_loop = [] {
+    if (g_glfw_live) glfwPostEmptyEvent();
+  };
   std::future<Trace> pending_file;
-  if (!opt.file.empty()) {
+  if (view::is_cuda_source(opt.file)) {
+    // Runs on the session's thread while the window opens; the place waits
+    // for the run (--launch, --step).
+    user::FileRequest request = opt.file_request;
+    request.time_limit_s = opt.timeout.value_or(settings.time_limit_s);
+    view::FilePlace place;
+    if (!opt.launch.empty() && std::all_of(opt.launch.begin(), opt.launch.end(), ::isdigit))
+      parse_number(opt.launch, &place.launch);
+    else
+      place.kernel = opt.launch;
+    place.step = opt.step.value_or(0);
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(opt.file, ec)) {
+      std::fprintf(stderr, "warpviz: %s: no such file\n", opt.file.c_str());
+      return 2;
+    }
+    app.open_user_file(std::move(request), std::move(place));
+  } else if (!opt.file.empty()) {
     pending_file = std::async(std::launch::async, [path = opt.file] { return warpviz::load_trace(path); });
   } else {
     ScenarioRequest request = opt.request;
@@ -684,6 +780,7 @@ int main(int argc, char** argv) {
   glfwSetErrorCallback([](int, const char* description) { g_window_state.last_glfw_error = description; });
   if (!glfwInit())
     return no_display(g_window_state.last_glfw_error.empty() ? "glfwInit failed" : g_window_state.last_glfw_error);
+  g_glfw_live = true;
   // Glyphs are rasterised on a thread while the window and GL context open, at
   // the monitor's scale (the window's is checked once it exists).
   float monitor_scale = 1, unused_scale_y = 1;
@@ -698,6 +795,8 @@ int main(int argc, char** argv) {
   GLFWwindow* window = glfwCreateWindow(settings.window_w, settings.window_h, "warpviz", nullptr, nullptr);
   if (!window) {
     std::fprintf(stderr, "warpviz: cannot open an OpenGL 3.3 core window: %s\n", g_window_state.last_glfw_error.c_str());
+    app.close_user_file();
+    g_glfw_live = false;
     glfwTerminate();
     return 1;
   }
@@ -705,6 +804,8 @@ int main(int argc, char** argv) {
   if (!gladLoadGL(glfwGetProcAddress)) {
     std::fprintf(stderr, "warpviz: cannot load the OpenGL 3.3 functions\n");
     glfwDestroyWindow(window);
+    app.close_user_file();
+    g_glfw_live = false;
     glfwTerminate();
     return 1;
   }
@@ -713,19 +814,30 @@ int main(int argc, char** argv) {
   if (pending_file.valid()) {
     try {
       app.show_file_trace(pending_file.get(), opt.file);
+      view::remember_recent_file(app.settings, opt.file);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "warpviz: %s\n", e.what());  // TraceFileError names the file and the problem
       glfwDestroyWindow(window);
+      app.close_user_file();
+      g_glfw_live = false;
       glfwTerminate();
       return 2;
     }
   }
+  if (app.user_file && opt.offscreen()) {
+    // A screenshot of a .cu file is of its finished run (or its errors).
+    if (!app.user_file->wait_until_settled(app.user_file->request().time_limit_s + 300))
+      std::fprintf(stderr, "warpviz: %s is still compiling or running; the capture shows it so\n", opt.file.c_str());
+    app.poll_user_file();
+  }
   startup_phase("trace loaded (or scenario run)");
-  if (opt.step) {
+  if (opt.step && !app.user_file) {
     if (*opt.step >= app.playback.step_count()) {
       std::fprintf(stderr, "warpviz: --step %zu: the trace has %zu steps (0 to %zu)\n", *opt.step,
                    app.playback.step_count(), app.playback.step_count() ? app.playback.step_count() - 1 : 0);
       glfwDestroyWindow(window);
+      app.close_user_file();
+      g_glfw_live = false;
       glfwTerminate();
       return 2;
     }
@@ -787,8 +899,11 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "warpviz: settings not saved: %s\n", save_error.c_str());
   }
 
-  // GL objects go while their context still exists.
+  // GL objects go while their context still exists; a run in flight stops
+  // before GLFW, which its thread wakes, goes.
   g_window_state.app = nullptr;
+  app.close_user_file();
+  g_glfw_live = false;
   app.lane_renderer.reset();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();

@@ -1,10 +1,32 @@
 // Small widgets every panel uses.
 #pragma once
 
+#include <imgui.h>
+
 namespace warpviz::app {
 
 // A dimmed message centred in the panel (wrapped to its width): what a panel
 // shows when it has nothing to draw.
 void centred_message(const char* text);
+
+// A filled, rounded box behind whatever `body` draws: the draw list's channels
+// put the box under the text, whose height is only known afterwards.
+template <typename Body>
+void boxed(ImU32 fill, ImU32 border, float pad, Body&& body) {
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->ChannelsSplit(2);
+  draw->ChannelsSetCurrent(1);
+  ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() + pad, ImGui::GetCursorPosY() + pad));
+  ImGui::BeginGroup();
+  body();
+  ImGui::EndGroup();
+  const ImVec2 min(ImGui::GetItemRectMin().x - pad, ImGui::GetItemRectMin().y - pad);
+  const ImVec2 max(ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x, ImGui::GetItemRectMax().y + pad);
+  draw->ChannelsSetCurrent(0);
+  draw->AddRectFilled(min, max, fill, pad * 0.6f);
+  draw->AddRect(min, max, border, pad * 0.6f);
+  draw->ChannelsMerge();
+  ImGui::Dummy(ImVec2(0, pad));
+}
 
 }  // namespace warpviz::app

@@ -1,5 +1,6 @@
 // The scenario panel: pick a built-in scenario, edit its parameters and input,
-// choose the backend, run. An edit that does not resolve is explained inline
+// choose the backend, run (while a .cu file is open, user_file_panel.cpp draws
+// the body instead). An edit that does not resolve is explained inline
 // and not run; a valid one re-runs at once, so a new width or mask shows its
 // effect in place. Above the form: the badge saying what produced the trace,
 // and a callout for every seed claim the trace contradicts.
@@ -18,6 +19,7 @@
 #include <string>
 
 #include "app_view.h"
+#include "panel_widgets.h"
 #include "warpviz/dtype.h"
 
 namespace warpviz::app {
@@ -70,26 +72,6 @@ void coloured_wrapped(const ImVec4& colour, const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
   ImGui::TextWrapped("%s", text.c_str());
   ImGui::PopStyleColor();
-}
-
-// A filled, rounded box behind whatever `body` draws: the draw list's channels
-// put the box under the text, whose height is only known afterwards.
-template <typename Body>
-void boxed(ImU32 fill, ImU32 border, float pad, Body&& body) {
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  draw->ChannelsSplit(2);
-  draw->ChannelsSetCurrent(1);
-  ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() + pad, ImGui::GetCursorPosY() + pad));
-  ImGui::BeginGroup();
-  body();
-  ImGui::EndGroup();
-  const ImVec2 min(ImGui::GetItemRectMin().x - pad, ImGui::GetItemRectMin().y - pad);
-  const ImVec2 max(ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x, ImGui::GetItemRectMax().y + pad);
-  draw->ChannelsSetCurrent(0);
-  draw->AddRectFilled(min, max, fill, pad * 0.6f);
-  draw->AddRect(min, max, border, pad * 0.6f);
-  draw->ChannelsMerge();
-  ImGui::Dummy(ImVec2(0, pad));
 }
 
 // ============================================================================
@@ -339,6 +321,14 @@ void AppView::draw_scenario_panel() {
 
   draw_badge(*this);
   ImGui::Spacing();
+  if (user_file) {
+    // A .cu file of the user's: its own form, status and output (user_file_panel.cpp).
+    draw_user_file_section();
+    ImGui::Spacing();
+    draw_outputs(*this);
+    ImGui::End();
+    return;
+  }
   draw_seed_claims(*this);
 
   BackendChoice run_backend = backend;

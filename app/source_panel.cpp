@@ -1,12 +1,15 @@
 // The kernel source the trace carries, with line numbers. The line of the op
 // on screen is highlighted and scrolled into view when the step changes, as a
 // debugger shows its current line; lines holding recorded ops get a dot, and a
-// click on one jumps to the next step recorded there.
+// click on one jumps to the next step recorded there. For a user's .cu file,
+// compile errors are marked at their lines (a red bar, a cross, the message
+// after the code) and a stale trace is said to be one.
 #include <imgui.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -67,6 +70,18 @@ bool next_step_on_line(const Trace& trace, size_t from, uint32_t line, size_t* f
   return false;
 }
 
+// The open .cu file's errors and warnings by line (1-based), the first of each
+// line; empty for any other trace.
+std::map<int, user::Diagnostic> diagnostics_by_line(const view::UserFileSession* session) {
+  std::map<int, user::Diagnostic> by_line;
+  if (!session || session->busy()) return by_line;
+  for (const user::Diagnostic& d : session->diagnostics_in_file()) {
+    auto [it, added] = by_line.emplace(d.line, d);
+    if (!added && d.severity == "error" && it->second.severity != "error") it->second = d;  // an error outranks a warning
+  }
+  return by_line;
+}
+
 }  // namespace
 
 void AppView::draw_source_panel() {
@@ -88,6 +103,30 @@ void AppView::draw_source_panel() {
   const TraceStep* step = shown < trace.steps.size() ? &trace.steps[shown] : nullptr;
   const int current_line = step ? int(step->line) : 0;
   ImGui::TextDisabled("%s", trace.meta.source_path.empty() ? "(source)" : trace.meta.source_path.c_str());
+  const std::map<int, user::Diagnostic> marks = diagnostics_by_line(user_file.get());
+  const ImU32 error_bar = IM_COL32(220, 50, 47, 100);  // red, faint behind the line: apart from the step's orange
+  const ImU32 error_mark = IM_COL32(240, 80, 40, 255);
+  const ImU32 warning_mark = IM_COL32(240, 228, 66, 255);  // Okabe-Ito yellow
+  if (!marks.empty()) {
+    const size_t errors = size_t(std::count_if(marks.begin(), marks.end(), [](const auto& m) {
+      return m.second.severity == "error";
+    }));
+    const bool stale = user_file->stale();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.45f, 0.25f, 1.0f));
+    if (errors > 0)
+      ImGui::TextWrapped(tr(stale ? "%zu line(s) with errors; showing the last good run" : "%zu line(s) with errors",
+                            stale ? "%zu 行有错误；显示的是上一次成功的运行" : "%zu 行有错误"),
+                         errors);
+    ImGui::PopStyleColor();
+    // The messages whole (after the code they may run past the panel's edge), the first few.
+    int listed = 0;
+    for (const auto& [line, d] : marks) {
+      if (++listed > 4) break;
+      ImGui::TextDisabled("%d:%d", line, d.column);
+      ImGui::SameLine();
+      ImGui::TextWrapped("%s", d.message.c_str());
+    }
+  }
 
   ImGui::PushFont(fonts.mono ? fonts.mono : ImGui::GetFont());
   ImGui::BeginChild("##code", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
@@ -121,7 +160,17 @@ void AppView::draw_source_panel() {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const ImVec2 p = ImGui::GetCursorScreenPos();
       const bool current = i + 1 == current_line;
-      if (current) {
+      const auto mark = marks.find(i + 1);
+      if (mark != marks.end()) {
+        // The line the compiler names: a bar behind it and a cross in the marker column.
+        const bool error = mark->second.severity == "error";
+        draw->AddRectFilled(ImVec2(left, p.y), ImVec2(right + ImGui::GetScrollMaxX(), p.y + line_h),
+                            error ? error_bar : IM_COL32(240, 228, 66, 40));
+        const float c = marker_w / 2, r = line_h * 0.22f, cy = p.y + line_h / 2;
+        const ImU32 colour = error ? error_mark : warning_mark;
+        draw->AddLine(ImVec2(p.x + c - r, cy - r), ImVec2(p.x + c + r, cy + r), colour, 2.0f * s);
+        draw->AddLine(ImVec2(p.x + c - r, cy + r), ImVec2(p.x + c + r, cy - r), colour, 2.0f * s);
+      } else if (current) {
         draw->AddRectFilled(ImVec2(left, p.y), ImVec2(right + ImGui::GetScrollMaxX(), p.y + line_h), highlight);
         const float cy = p.y + line_h / 2, h = line_h * 0.3f;
         draw->AddTriangleFilled(ImVec2(p.x + 2 * s, cy - h), ImVec2(p.x + 2 * s + h * 1.6f, cy),
@@ -156,6 +205,17 @@ void AppView::draw_source_panel() {
       ImGui::SameLine(0, 0);
       ImGui::SetCursorScreenPos(ImVec2(p.x + text_x, p.y));
       ImGui::TextUnformatted(source.lines[size_t(i)].c_str());
+      if (mark != marks.end()) {
+        // The message after the code, as an editor's inline diagnostic; the
+        // whole of it on hover.
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%d:%d: %s: %s", mark->second.line, mark->second.column, mark->second.severity.c_str(),
+                            mark->second.message.c_str());
+        ImGui::SameLine(0, 24 * s);
+        ImGui::TextColored(mark->second.severity == "error" ? ImVec4(1.0f, 0.45f, 0.30f, 1.0f)
+                                                             : ImVec4(0.94f, 0.89f, 0.26f, 1.0f),
+                           "← %s", mark->second.message.c_str());
+      }
     }
   }
   clipper.End();

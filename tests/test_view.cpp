@@ -2,6 +2,7 @@
 // labels of real emulator traces, the vote, history and block views, the UI
 // strings and the settings file. Expected values come from the kernels' own
 // outputs or from hand counts, never from the view code under test.
+#include <algorithm>
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -658,4 +659,43 @@ TEST_CASE("settings: saving where no directory can be made reports why", "[setti
   std::string error;
   CHECK_FALSE(save_settings(AppSettings{}, (blocker / "settings.json").string(), &error));
   CHECK_THAT(error, Catch::Contains("settings.json"));
+}
+
+TEST_CASE("settings: recent files and the time limit round trip, damage is refused", "[settings]") {
+  // Prepare: eleven files opened, the second one twice.
+  TempDir dir;
+  const std::string path = (dir.path / "settings.json").string();
+  AppSettings s;
+  for (int i = 0; i < 11; ++i) remember_recent_file(s, (dir.path / ("k" + std::to_string(i) + ".cu")).string());
+  remember_recent_file(s, (dir.path / "sub" / ".." / "k1.cu").string());  // the same file, spelled otherwise
+  s.time_limit_s = 2.5;
+
+  // Run: save and load.
+  REQUIRE(save_settings(s, path, nullptr));
+  std::string warning = "stale";
+  const AppSettings r = load_settings(path, &warning);
+
+  // Verify: the latest first, each once, absolute, at most kMaxRecentFiles.
+  CHECK(warning.empty());
+  REQUIRE(r.recent_files.size() == kMaxRecentFiles);
+  CHECK(r.recent_files[0] == (dir.path / "k1.cu").string());
+  CHECK(r.recent_files[1] == (dir.path / "k10.cu").string());
+  CHECK(std::count(r.recent_files.begin(), r.recent_files.end(), r.recent_files[0]) == 1);
+  CHECK(std::find(r.recent_files.begin(), r.recent_files.end(), (dir.path / "k0.cu").string()) ==
+        r.recent_files.end());  // the oldest fell off
+  CHECK(r.time_limit_s == 2.5);
+
+  // A list that is not strings, an empty path, a limit of zero or NaN-like text: defaults, and a warning.
+  const std::string bad = (dir.path / "bad.json").string();
+  std::ofstream(bad) << R"({"recent_files": ["/a.cu", ""], "time_limit_s": 0, "scenario": "vote"})";
+  const AppSettings b = load_settings(bad, &warning);
+  CHECK(b.recent_files.empty());
+  CHECK(b.time_limit_s == AppSettings{}.time_limit_s);
+  CHECK(b.scenario == "vote");
+  CHECK_THAT(warning, Catch::Contains("recent_files") && Catch::Contains("time_limit_s"));
+  std::ofstream(bad, std::ios::trunc) << R"({"recent_files": [1, 2], "time_limit_s": "10"})";
+  const AppSettings c = load_settings(bad, &warning);
+  CHECK(c.recent_files.empty());
+  CHECK(c.time_limit_s == AppSettings{}.time_limit_s);
+  CHECK_THAT(warning, Catch::Contains("recent_files") && Catch::Contains("time_limit_s"));
 }

@@ -2,6 +2,7 @@
 // defaults and a message); writing goes through write_file_replacing.
 #include "warpviz/view/settings.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -105,8 +106,27 @@ AppSettings load_settings(const std::string& path, std::string* warning) {
                return true;
              },
              &problems);
+  read_field(doc, "recent_files", &settings.recent_files,
+             [](const std::vector<std::string>& files) {
+               for (const std::string& f : files)
+                 if (f.empty() || f.size() > 4096) return false;
+               return files.size() <= kMaxRecentFiles;
+             },
+             &problems);
+  read_field(doc, "time_limit_s", &settings.time_limit_s,
+             [](double v) { return std::isfinite(v) && v >= kMinTimeLimit && v <= kMaxTimeLimit; }, &problems);
   if (!problems.empty()) append(warning, prefix + problems + "; using the defaults for those");
   return settings;
+}
+
+void remember_recent_file(AppSettings& settings, const std::string& path) {
+  std::error_code ec;
+  std::string absolute = fs::absolute(path, ec).lexically_normal().string();
+  if (ec || absolute.empty()) absolute = path;
+  auto& files = settings.recent_files;
+  files.erase(std::remove(files.begin(), files.end(), absolute), files.end());
+  files.insert(files.begin(), absolute);
+  if (files.size() > kMaxRecentFiles) files.resize(kMaxRecentFiles);
 }
 
 bool save_settings(const AppSettings& settings, const std::string& path, std::string* error) {
@@ -123,6 +143,8 @@ bool save_settings(const AppSettings& settings, const std::string& path, std::st
       {"language", settings.language},
       {"speed", settings.speed},
       {"panels", settings.panels},
+      {"recent_files", settings.recent_files},
+      {"time_limit_s", settings.time_limit_s},
       {"imgui_layout", settings.imgui_layout},
   };
   // ImGui's ini text is normally UTF-8; a stray byte must not lose the whole file.

@@ -1,10 +1,11 @@
 // What the app remembers between runs: window size, panel layout (Dear
-// ImGui's ini text), the last scenario, language. A JSON file; a damaged one is
+// ImGui's ini text), the last scenario, language, recent files, the time limit. A JSON file; a damaged one is
 // ignored with a message, never fatal.
 #pragma once
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace warpviz::view {
 
@@ -17,7 +18,18 @@ struct AppSettings {
   // Panel visibility by the panel's window id ("lanes", "bank", ...); a panel
   // missing here keeps the app's default.
   std::map<std::string, bool> panels;
+  // Files opened, the latest first (File > Open Recent): absolute paths.
+  std::vector<std::string> recent_files;
+  // How long a user's .cu file may run before it is stopped, in seconds.
+  double time_limit_s = 10.0;
 };
+
+constexpr size_t kMaxRecentFiles = 10;
+constexpr double kMinTimeLimit = 0.5, kMaxTimeLimit = 3600.0;  // a saved limit beyond these is damage
+
+// Puts `path` (made absolute) first in the recent files, once, keeping at most
+// kMaxRecentFiles.
+void remember_recent_file(AppSettings& settings, const std::string& path);
 
 // $XDG_CONFIG_HOME/warpviz/settings.json, else ~/.config/warpviz/settings.json.
 std::string default_settings_path();

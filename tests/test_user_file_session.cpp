@@ -1,0 +1,283 @@
+// The app's session for a user's .cu file, headless: a run on a background
+// thread, live reload on save keeping the user's place, a compile error that
+// keeps the last good trace (marked stale), cancel, and the launch picker.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "warpviz/view/user_file_session.h"
+
+using namespace warpviz;
+using namespace warpviz::view;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr double kSettle = 240;  // seconds: a cold compile on a busy two-core machine
+
+std::string fixture(const std::string& name) { return std::string(WARPVIZ_TEST_USER_FILES) + "/" + name; }
+
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "warpviz-session-XXXXXX").string();
+    REQUIRE(mkdtemp(tmpl.data()) != nullptr);
+    path = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+// Writes `text` and moves the file's time on by a second, so the save is seen
+// whatever the file system's time resolution.
+void save(const fs::path& file, const std::string& text) {
+  std::error_code ec;
+  const auto before = fs::last_write_time(file, ec);
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << text;
+  if (!ec) fs::last_write_time(file, before + std::chrono::seconds(1));
+}
+
+const std::string kSum =
+    "__global__ void my_sum(const int* in, int* out) {\n"
+    "    int v = in[threadIdx.x];\n"
+    "    for (int offset = 16; offset > 0; offset >>= 1)\n"
+    "        v += __shfl_down_sync(0xffffffff, v, offset);\n"
+    "    out[threadIdx.x] = v;\n"
+    "}\n";
+
+user::FileRequest request_for(const fs::path& file) {
+  user::FileRequest request;
+  request.path = file.string();
+  request.inputs.emplace_back("", "iota");
+  return request;
+}
+
+Trace launch_of(const std::string& kernel, size_t steps) {
+  Trace t;
+  t.meta.params["kernel"] = kernel;
+  t.steps.resize(steps);
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("session: a save re-runs the file and keeps the step", "[user][session]") {
+  // Prepare
+  TempDir dir;
+  const fs::path file = dir.path / "k.cu";
+  std::ofstream(file) << kSum;
+  UserFileSession session;
+  session.open(request_for(file));
+  CHECK(session.busy());
+  CHECK(session.source_text() == kSum);  // the text is there before the run ends
+  REQUIRE(session.wait_until_settled(kSettle));
+  REQUIRE(session.state() == FileRunState::Done);
+  REQUIRE(session.shown_trace() != nullptr);
+  REQUIRE(session.shown_trace()->steps.size() > 3);
+  CHECK_THAT(session.status_text(), Catch::StartsWith("done in"));
+  session.place.step = 3;
+  const uint64_t trace_before = session.trace_generation(), source_before = session.source_generation();
+
+  // Run: the user saves a new version (one more line at the top).
+  const std::string edited = "// edited\n" + kSum;
+  save(file, edited);
+  session.check_files_now();
+  CHECK(session.update());
+
+  // Verify: the new text at once, then the new trace at the same step.
+  CHECK(session.source_generation() == source_before + 1);
+  CHECK(session.source_text() == edited);
+  CHECK(session.busy());
+  REQUIRE(session.wait_until_settled(kSettle));
+  CHECK(session.state() == FileRunState::Done);
+  CHECK(session.trace_generation() > trace_before);
+  CHECK(session.place.step == 3);
+  CHECK(session.place.kernel == "my_sum");
+  REQUIRE(session.shown_trace() != nullptr);
+  CHECK(session.shown_trace()->meta.source_text == edited);
+  CHECK_FALSE(session.stale());
+
+  // Saving the same text again re-runs from the cache.
+  save(file, edited);
+  session.check_files_now();
+  session.update();
+  REQUIRE(session.wait_until_settled(kSettle));
+  CHECK_THAT(session.status_text(), Catch::EndsWith("(cached)"));
+  CHECK(session.place.step == 3);
+}
+
+TEST_CASE("session: a compile error keeps the last good trace and marks it stale", "[user][session]") {
+  // Prepare: a good run.
+  TempDir dir;
+  const fs::path file = dir.path / "k.cu";
+  std::ofstream(file) << kSum;
+  UserFileSession session;
+  session.open(request_for(file));
+  REQUIRE(session.wait_until_settled(kSettle));
+  REQUIRE(session.shown_trace() != nullptr);
+  const uint64_t good = session.trace_generation();
+  const size_t good_steps = session.shown_trace()->steps.size();
+
+  // Run: a save with a missing ';' on line 2.
+  std::string broken = kSum;
+  broken.replace(broken.find("in[threadIdx.x];"), 16, "in[threadIdx.x]");
+  save(file, broken);
+  session.check_files_now();
+  session.update();
+  REQUIRE(session.wait_until_settled(kSettle));
+
+  // Verify: the error is at its line, the old trace stays and is stale.
+  CHECK(session.state() == FileRunState::Failed);
+  REQUIRE(session.last_run() != nullptr);
+  CHECK(session.last_run()->outcome == user::FileOutcome::CompileError);
+  CHECK(session.status_text() == "compile error");
+  CHECK(session.stale());
+  CHECK(session.trace_generation() == good);
+  REQUIRE(session.shown_trace() != nullptr);
+  CHECK(session.shown_trace()->steps.size() == good_steps);
+  const auto errors = session.diagnostics_in_file();
+  REQUIRE_FALSE(errors.empty());
+  CHECK(errors.front().severity == "error");
+  CHECK((errors.front().line == 2 || errors.front().line == 3));  // g++ names the line the ';' is missing after or before
+  CHECK(session.diagnostics_elsewhere().empty());
+  CHECK(session.source_text() == broken);
+
+  // Fixing it clears the mark.
+  save(file, kSum);
+  session.check_files_now();
+  session.update();
+  REQUIRE(session.wait_until_settled(kSettle));
+  CHECK(session.state() == FileRunState::Done);
+  CHECK_FALSE(session.stale());
+  CHECK(session.diagnostics_in_file().empty());
+  CHECK(session.trace_generation() > good);
+}
+
+TEST_CASE("session: cancel stops a run of endless.cu", "[user][session]") {
+  // Prepare: a time limit far beyond the test's patience.
+  user::FileRequest request;
+  request.path = fixture("endless.cu");
+  request.time_limit_s = 600;
+  UserFileSession session;
+  session.open(request);
+
+  // Run: wait until the program runs (past compiling), then cancel.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(int(kSettle));
+  while (session.state() != FileRunState::Running && session.busy() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    session.update();
+  }
+  REQUIRE(session.state() == FileRunState::Running);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto cancelled_at = std::chrono::steady_clock::now();
+  session.cancel();
+
+  // Verify: it stops within seconds, as cancelled.
+  REQUIRE(session.wait_until_settled(30));
+  CHECK(std::chrono::steady_clock::now() - cancelled_at < std::chrono::seconds(10));
+  CHECK(session.state() == FileRunState::Failed);
+  REQUIRE(session.last_run() != nullptr);
+  CHECK(session.last_run()->outcome == user::FileOutcome::Cancelled);
+  CHECK(session.status_text() == "cancelled");
+  CHECK(session.shown_trace() == nullptr);
+}
+
+TEST_CASE("session: a whole program's launches, picked and kept across a reload", "[user][session]") {
+  // Prepare: warp_shuffle.cu copied, so a save does not touch the fixture.
+  TempDir dir;
+  const fs::path file = dir.path / "warp_shuffle.cu";
+  fs::copy_file(fixture("warp_shuffle.cu"), file);
+  user::FileRequest request;
+  request.path = file.string();
+  UserFileSession session;
+  session.open(request);
+  REQUIRE(session.wait_until_settled(kSettle));
+  REQUIRE(session.last_run() != nullptr);
+  REQUIRE(session.last_run()->ok());
+  REQUIRE(session.shown_run()->launches.size() >= 2);
+  CHECK_THAT(session.last_run()->program_output, Catch::Contains("Warp"));
+
+  // Run: pick launch 1, then save the file unchanged.
+  const std::string kernel1 = session.shown_run()->launches[1].meta.params.at("kernel");
+  session.select_launch(1);
+  CHECK(session.place.kernel == kernel1);
+  CHECK(session.shown_trace() == &session.shown_run()->launches[1]);
+  session.place.step = 2;
+  save(file, read(file.string()));
+  session.check_files_now();
+  session.update();
+  REQUIRE(session.wait_until_settled(kSettle));
+
+  // Verify
+  CHECK(session.place.launch == 1);
+  CHECK(session.place.kernel == kernel1);
+  CHECK(session.place.step == 2);
+  CHECK_THAT(launch_label(session.shown_run()->launches[1], 1), Catch::StartsWith("launch 1: " + kernel1 + " <<<"));
+}
+
+TEST_CASE("restore_place: the same launch and step, else the kernel's launch, else the nearest", "[user][session]") {
+  user::FileRun run;
+  run.launches = {launch_of("a", 10), launch_of("b", 4), launch_of("a", 6)};
+  // Same index, same kernel: kept.
+  FilePlace p = restore_place(run, {2, "a", 5});
+  CHECK((p.launch == 2 && p.kernel == "a" && p.step == 5));
+  // The step is past the launch's end: its last step.
+  p = restore_place(run, {1, "b", 7});
+  CHECK((p.launch == 1 && p.step == 3));
+  // The kernel moved: found by name.
+  p = restore_place(run, {0, "b", 2});
+  CHECK((p.launch == 1 && p.kernel == "b" && p.step == 2));
+  // Gone: the same index, or launch 0 past the end.
+  p = restore_place(run, {2, "gone", 1});
+  CHECK((p.launch == 2 && p.kernel == "a"));
+  p = restore_place(run, {9, "gone", 1});
+  CHECK((p.launch == 0 && p.kernel == "a" && p.step == 1));
+  // No kernel named yet (a first run, --launch 1): the index.
+  p = restore_place(run, {1, "", 0});
+  CHECK(p.kernel == "b");
+}
+
+TEST_CASE("file options: dims, inputs, NAME=VALUE", "[user][session]") {
+  Dim3 d;
+  std::string error;
+  CHECK(parse_dims("4", &d, &error));
+  CHECK(d == Dim3(4));
+  CHECK(parse_dims("4, 2", &d, &error));
+  CHECK(d == Dim3(4, 2));
+  CHECK(format_dims(Dim3(4, 2)) == "4,2");
+  CHECK(format_dims(Dim3(256)) == "256");
+  CHECK(format_dims(Dim3(1, 1, 3)) == "1,1,3");
+  CHECK_FALSE(parse_dims("0", &d, &error));
+  CHECK_FALSE(parse_dims("1,2,3,4", &d, &error));
+  CHECK_FALSE(parse_dims("x", &d, &error));
+  CHECK_FALSE(parse_dims("", &d, &error));
+  CHECK_THAT(error, Catch::Contains("X[,Y[,Z]]"));
+
+  CHECK(parse_input_option("iota") == std::pair<std::string, std::string>("", "iota"));
+  CHECK(parse_input_option("in=random:7") == std::pair<std::string, std::string>("in", "random:7"));
+  CHECK(parse_input_option("values:1,2") == std::pair<std::string, std::string>("", "values:1,2"));
+  std::pair<std::string, std::string> nv;
+  CHECK(parse_name_value("n=5", &nv, &error));
+  CHECK(nv == std::pair<std::string, std::string>("n", "5"));
+  CHECK_FALSE(parse_name_value("=5", &nv, &error));
+  CHECK_FALSE(parse_name_value("n", &nv, &error));
+
+  CHECK(is_cuda_source("a/k.cu"));
+  CHECK(is_cuda_source("k.cuh"));
+  CHECK_FALSE(is_cuda_source("k.wvt"));
+}
