@@ -139,7 +139,7 @@ TEST_CASE("HasBankCost checks each shared step against the bank model", "[testin
   CHECK_THROWS_AS(record_scenario("warp_sum").steps().nth(0).bank(), std::invalid_argument);
 }
 
-TEST_CASE("record_file runs a user's kernel; a failed run throws its message", "[testing][file]") {
+TEST_CASE("record_file runs a user's kernel, and a failed run throws its message", "[testing][file]") {
   const Recording rec = record_file(KernelFile(fixture("my_sum.cu")).input("iota"));
   CHECK_THAT(rec.steps().op(Op::ShflDown).line(4), HasStepCount(5));
   CHECK_THAT(rec.output("out").element(0), HasValue<int>(496));
@@ -151,6 +151,16 @@ TEST_CASE("record_file runs a user's kernel; a failed run throws its message", "
   CHECK_THROWS_WITH(record_file(KernelFile(fixture("warp_shuffle.cu"))), Catch::Contains("launched 2 kernels"));
   CHECK(record_file(KernelFile(fixture("warp_shuffle.cu")), "reduce_sum").trace().meta.grid.x == 4);
   CHECK(record_file_launches(KernelFile(fixture("warp_shuffle.cu"))).size() == 2);
+}
+
+TEST_CASE("the README's example holds", "[testing][file]") {
+  const Recording rec = record_file(KernelFile(fixture("my_sum.cu")).input("iota"));
+  const StepQuery rounds = rec.steps().op(Op::ShflDown);
+  CHECK_THAT(rounds, HasStepCount(5));
+  CHECK_THAT(rounds.nth(2).lane(3), ReadsFrom(7));
+  CHECK_THAT(rounds.nth(2).lane(3), GotValue<int>(7 + 23 + 15 + 31));
+  CHECK_THAT(rec.steps(), NoUndefinedReads());
+  CHECK_THAT(rec.output("out").element(0), HasValue<int>(496));
 }
 
 TEST_CASE("record_scenario turns a bad request into RunFailed", "[testing][scenario]") {

@@ -9,7 +9,7 @@
 //     const Recording rec = record_file(KernelFile("my_sum.cu").input("iota"));
 //     const StepQuery shuffles = rec.steps().op(Op::ShflDown);
 //     CHECK_THAT(shuffles, HasStepCount(5));
-//     CHECK_THAT(shuffles.nth(0).lane(3), ReadsFrom(19));
+//     CHECK_THAT(shuffles.nth(0).lane(3), ReadsFrom(19));   // offset 16
 //     CHECK_THAT(rec.steps(), NoUndefinedReads());
 //     CHECK_THAT(rec.output("out").element(0), HasValue<int>(496));
 //   }
