@@ -95,6 +95,12 @@ TEST_CASE("ReadsFrom and ReadSources name the lane, the step and both sources", 
   CHECK(verdict(ReadSources(sources), round2) ==
         std::pair<bool, std::string>{false, "where lane 3 read lane 7, expected lane 5 (2 lanes differ: 3, 30)"});
   CHECK_FALSE(ReadSources({1, 2, 3}).match(round2));
+
+  // Lanes 0-15 run the shuffle: lane 20 reads nothing, and saying so passes.
+  const StepRef half = record_scenario("shfl", {{"op", "down"}, {"arg", "8"}, {"mask", "0x0000ffff"}}).steps().nth(0);
+  CHECK(verdict(ReadsFrom(-1), half.lane(20)) == std::pair<bool, std::string>{true, "did not execute the step, as expected"});
+  CHECK(verdict(ReadsFrom(28), half.lane(20)) ==
+        std::pair<bool, std::string>{false, "did not execute the step, expected it to read lane 28"});
 }
 
 TEST_CASE("HasStepCount lists the steps it found", "[testing][count]") {
@@ -132,6 +138,7 @@ TEST_CASE("HasBankCost checks each shared step against the bank model", "[testin
   CHECK_FALSE(ok);
   CHECK_THAT(text, Catch::StartsWith("where step 0 (ld.shared, line "));
   CHECK_THAT(text, Catch::EndsWith(" costs 32 wavefronts, 31 conflicts, expected 1 wavefronts, 0 conflicts"));
+  CHECK(verdict(HasBankCost(32, -1), column.steps()) == std::pair<bool, std::string>{true, "each cost 32 wavefronts"});
   CHECK_THAT(record_scenario("bank", {{"pattern", "column"}, {"cols", "33"}}).steps(), HasBankCost(1, 0));
   CHECK(verdict(HasBankCost(-1, 0), record_scenario("warp_sum").steps()).second ==
         "hold step 0 (shfl.down, line " + std::to_string(record_scenario("warp_sum").steps().nth(0).line()) +
@@ -161,6 +168,17 @@ TEST_CASE("the README's example holds", "[testing][file]") {
   CHECK_THAT(rounds.nth(2).lane(3), GotValue<int>(7 + 23 + 15 + 31));
   CHECK_THAT(rec.steps(), NoUndefinedReads());
   CHECK_THAT(rec.output("out").element(0), HasValue<int>(496));
+}
+
+TEST_CASE("record_scenario passes the backend through", "[testing][scenario]") {
+  std::string why;
+  if (cuda_backend_available(&why)) {
+    // On a GPU the recording matches the emulator's sources.
+    CHECK_THAT(record_scenario("warp_sum", {}, "", BackendChoice::Cuda).steps().nth(0).lane(3), ReadsFrom(19));
+  } else {
+    CHECK_THROWS_WITH(record_scenario("warp_sum", {}, "", BackendChoice::Cuda), Catch::StartsWith("scenario warp_sum: "));
+  }
+  CHECK(record_scenario("warp_sum", {}, "", BackendChoice::Cpu).trace().meta.backend == "cpu");
 }
 
 TEST_CASE("record_scenario turns a bad request into RunFailed", "[testing][scenario]") {

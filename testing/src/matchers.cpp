@@ -56,7 +56,8 @@ std::string undefined_reason(const TraceStep& step, int lane) {
 bool ReadsFrom::match(const LaneRef& lane) const {
   const int got = lane.active() ? lane.src() : -1;
   if (!lane.active()) {
-    text_ = "did not execute the step, expected it to read " + source_text(expected_);
+    text_ = expected_ < 0 ? "did not execute the step, as expected"
+                          : "did not execute the step, expected it to read " + source_text(expected_);
     return expected_ < 0;
   }
   const bool ok = got == expected_;
@@ -129,6 +130,18 @@ bool NoUndefinedReads::match(const StepQuery& steps) const {
   return false;
 }
 
+namespace {
+
+// "32 wavefronts, 31 conflicts"; a figure below 0 is left out.
+std::string bank_figures(long wavefronts, long conflicts) {
+  std::string t;
+  if (wavefronts >= 0) t += std::to_string(wavefronts) + " wavefronts";
+  if (conflicts >= 0) t += std::string(t.empty() ? "" : ", ") + std::to_string(conflicts) + " conflicts";
+  return t;
+}
+
+}  // namespace
+
 bool HasBankCost::match(const StepQuery& steps) const {
   if (steps.empty()) {
     text_ = "hold no step to cost";
@@ -143,19 +156,12 @@ bool HasBankCost::match(const StepQuery& steps) const {
     const bool ok = (wavefronts_ < 0 || a.wavefronts == uint32_t(wavefronts_)) &&
                     (conflicts_ < 0 || a.conflicts == uint32_t(conflicts_));
     if (!ok) {
-      auto figures = [](long w, long c) {
-        std::string t;
-        if (w >= 0) t += std::to_string(w) + " wavefronts";
-        if (c >= 0) t += std::string(t.empty() ? "" : ", ") + std::to_string(c) + " conflicts";
-        return t;
-      };
-      text_ = "where " + s.where() + " costs " + figures(a.wavefronts, a.conflicts) + ", expected " +
-              figures(wavefronts_, conflicts_);
+      text_ = "where " + s.where() + " costs " + bank_figures(a.wavefronts, a.conflicts) + ", expected " +
+              bank_figures(wavefronts_, conflicts_);
       return false;
     }
   }
-  text_ = "each cost " + std::string(wavefronts_ >= 0 ? std::to_string(wavefronts_) + " wavefronts " : "") +
-          (conflicts_ >= 0 ? std::to_string(conflicts_) + " conflicts" : "");
+  text_ = "each cost " + bank_figures(wavefronts_, conflicts_);
   return true;
 }
 
