@@ -14,10 +14,17 @@
 #include "warpviz/bank_model.h"
 #include "warpviz/scenario.h"
 #include "warpviz/trace_diff.h"
+#include "warpviz/testing.h"
 #include "warpviz/trace_io.h"
 #include "warpviz/warp_rules.h"
 
 using namespace warpviz;
+using testing::HasBankCost;
+using testing::HasStepCount;
+using testing::ReadSources;
+using testing::Recording;
+using testing::record_scenario;
+using testing::SuppliedValue;
 
 namespace {
 
@@ -122,14 +129,16 @@ TEST_CASE("warp_sum over lane ids: offsets 16..1, sources, partial sums", "[scen
 TEST_CASE("warp_sum i32 and warp_sum_xor: §7 case 27", "[scenario][warp_sum][semantics]") {
   const auto down = out_ints(run("warp_sum", {{"dtype", "i32"}}));
   for (int lane = 0; lane < 32; ++lane) CHECK(down[lane] == 496 + 16 * lane);
-  const Trace x = run("warp_sum_xor", {{"dtype", "i32"}});
-  REQUIRE(x.steps.size() == 5);
+  const Recording x = record_scenario("warp_sum_xor", {{"dtype", "i32"}});
+  REQUIRE_THAT(x.steps(), HasStepCount(5));
+  REQUIRE_THAT(x.steps().op(Op::ShflXor), HasStepCount(5));
   for (int s = 0; s < 5; ++s) {
-    CHECK(x.steps[s].op == Op::ShflXor);
-    CHECK(x.steps[s].args.b == (1 << s));
-    for (int lane = 0; lane < 32; ++lane) CHECK(x.steps[s].lanes[lane].src == (lane ^ (1 << s)));
+    CHECK(x.steps().nth(size_t(s)).step().args.b == (1 << s));
+    std::vector<int> partners(32);
+    for (int lane = 0; lane < 32; ++lane) partners[size_t(lane)] = lane ^ (1 << s);
+    CHECK_THAT(x.steps().nth(size_t(s)), ReadSources(partners));
   }
-  for (int64_t v : out_ints(x)) CHECK(v == 496);
+  for (int v : x.output("out").as<int>()) CHECK(v == 496);
 }
 
 TEST_CASE("float reduction order: §5 example and §7 case 28", "[scenario][warp_sum][float][semantics]") {
@@ -210,11 +219,10 @@ TEST_CASE("reduce_sum: per-block partial sums, two warp_sum rounds in warp 0", "
   CHECK(as_f32(out[0]) == 256.0f);
   CHECK(as_f32(out[3]) == 232.0f);  // 1000 - 768 elements in the last block
   // 8 warps x 5 steps, plus warp 0's second warp_sum, per block.
-  CHECK(t.steps.size() == 4 * 45);
-  int warp0_steps = 0;
-  for (const TraceStep& s : t.steps)
-    if (s.block == 1 && s.warp == 0) ++warp0_steps;
-  CHECK(warp0_steps == 10);
+  const Recording rec(t);
+  CHECK_THAT(rec.steps(), HasStepCount(4 * 45));
+  CHECK_THAT(rec.steps().block(1).warp(0), HasStepCount(10));
+  CHECK_THAT(rec.steps().block(1).warp(7), HasStepCount(5));
   // Steps are ordered block, warp, seq.
   for (size_t i = 1; i < t.steps.size(); ++i) {
     const TraceStep& a = t.steps[i - 1];
@@ -222,11 +230,9 @@ TEST_CASE("reduce_sum: per-block partial sums, two warp_sum rounds in warp 0", "
     CHECK(std::make_tuple(a.block, a.warp, a.seq) < std::make_tuple(b.block, b.warp, b.seq));
   }
   // Warp 0's second round starts from the 8 warp sums (lanes 0..7) and zeros.
-  const TraceStep* second = nullptr;
-  for (const TraceStep& s : t.steps)
-    if (s.block == 0 && s.warp == 0 && s.seq == 5) second = &s;
-  REQUIRE(second != nullptr);
-  for (int lane = 0; lane < 32; ++lane) CHECK(as_f32(second->lanes[lane].in) == (lane < 8 ? 32.0f : 0.0f));
+  const testing::StepRef second = rec.steps().block(0).warp(0).nth(5);
+  REQUIRE(second.seq() == 5);
+  for (int lane = 0; lane < 32; ++lane) CHECK_THAT(second.lane(lane), SuppliedValue<float>(lane < 8 ? 32.0f : 0.0f));
 }
 
 TEST_CASE("reduce_sum record filter keeps the chosen warps only", "[scenario][reduce_sum][record]") {
@@ -789,11 +795,9 @@ TEST_CASE("bank: the article's tiles cost what the hardware measured", "[scenari
   };
   for (const Case& c : cases) {
     INFO(c.pattern << " elem=" << c.elem << " cols=" << c.cols << " " << c.op);
-    const Trace t = run_bank(c.pattern, c.elem, c.cols, c.op);
-    REQUIRE(t.steps.size() == 1);
-    const BankAnalysis a = analyze_shared_access(shared_access_of(t.steps[0]));
-    CHECK(a.wavefronts == c.wavefronts);
-    CHECK(a.conflicts == c.conflicts);
+    const Recording rec(run_bank(c.pattern, c.elem, c.cols, c.op));
+    REQUIRE_THAT(rec.steps().op(std::string(c.op) == "load" ? Op::LoadShared : Op::StoreShared), HasStepCount(1));
+    CHECK_THAT(rec.steps(), HasBankCost(int(c.wavefronts), int(c.conflicts)));
   }
 }
 

@@ -1,0 +1,106 @@
+# cmake --install build --prefix P: everything warpviz installs, in one place.
+#
+#   P/bin/warpviz-cli, P/bin/warpviz (the app, when built)
+#   P/include/warpviz/          the recording layer, the core, the runner, testing.h
+#   P/lib/warpviz/              the libraries: the kit's (user runtime, core,
+#                               boost_context) and the testing API's
+#   P/lib/cmake/warpviz/        find_package(warpviz): the target warpviz::testing
+#   P/share/warpviz/kit/        kit.json (paths relative to itself), the
+#                               precompiled prelude, the CUDA header shims
+#   P/share/warpviz/shaders, assets   the app's
+#
+# The runner looks for <exe_dir>/../share/warpviz/kit/kit.json first, so an
+# installed warpviz-cli compiles users' files against its own kit, wherever P
+# is moved to. The layout is fixed (not GNUInstallDirs) so that kit.json and the
+# package config can name each piece relative to their own folder.
+
+set(warpviz_kit_dest share/warpviz/kit)
+set(warpviz_lib_dest lib/warpviz)
+
+install(TARGETS warpviz-cli RUNTIME DESTINATION bin)
+if(TARGET warpviz)
+  install(TARGETS warpviz RUNTIME DESTINATION bin)
+  # The app still reads these from the source tree (WARPVIZ_SHADER_DIR,
+  # WARPVIZ_ASSET_DIR); installed beside the kit for when it looks here.
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/shaders DESTINATION share/warpviz)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets DESTINATION share/warpviz)
+endif()
+
+install(DIRECTORY
+          ${PROJECT_SOURCE_DIR}/core/include/warpviz
+          ${PROJECT_SOURCE_DIR}/kernels/include/warpviz
+          ${PROJECT_SOURCE_DIR}/runner/include/warpviz
+        DESTINATION include)
+
+# --- the kit ----------------------------------------------------------------
+# What a user's .cu file is compiled and linked against (kernels/CMakeLists.txt
+# builds it into ${WARPVIZ_KIT_DIR} with absolute paths). Boost.Context goes in
+# as its static archive where there is one, so a user's program needs nothing
+# from the build machine's library folders.
+find_library(WARPVIZ_BOOST_CONTEXT_ARCHIVE NAMES libboost_context.a)
+if(WARPVIZ_BOOST_CONTEXT_ARCHIVE)
+  set(warpviz_boost_context ${WARPVIZ_BOOST_CONTEXT_ARCHIVE})
+else()
+  set(warpviz_boost_context $<TARGET_FILE:Boost::context>)
+endif()
+install(TARGETS warpviz_user_runtime warpviz_user_common warpviz_core ARCHIVE DESTINATION ${warpviz_lib_dest})
+install(FILES ${warpviz_boost_context} DESTINATION ${warpviz_lib_dest})
+install(FILES ${WARPVIZ_KIT_DIR}/include/warpviz_user_prelude.h ${WARPVIZ_KIT_DIR}/include/warpviz_user_prelude.h.gch
+        DESTINATION ${warpviz_kit_dest}/include)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/kernels/user/shim DESTINATION ${warpviz_kit_dest})
+
+# kit.json with paths relative to the kit folder (the runner resolves them
+# there); the same flags as the build tree's, which the .gch was made with.
+get_directory_property(WARPVIZ_USER_CXX_FLAGS DIRECTORY ${PROJECT_SOURCE_DIR}/kernels DEFINITION WARPVIZ_USER_CXX_FLAGS)
+set(warpviz_kit_flags ${WARPVIZ_USER_CXX_FLAGS} -fdiagnostics-color=never -fmax-errors=20)
+string(REPLACE ";" "\", \"" warpviz_kit_flags_json "${warpviz_kit_flags}")
+set(warpviz_kit_lib ../../../${warpviz_lib_dest})
+file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/install-kit/kit.json CONTENT "{
+  \"compiler\": \"${CMAKE_CXX_COMPILER}\",
+  \"compile_flags\": [\"${warpviz_kit_flags_json}\"],
+  \"include_dirs\": [\"shim\", \"../../../include\"],
+  \"prelude\": \"include/warpviz_user_prelude.h\",
+  \"link_inputs\": [\"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_user_runtime>\", \"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_user_common>\", \"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_core>\", \"${warpviz_kit_lib}/$<PATH:GET_FILENAME,${warpviz_boost_context}>\"],
+  \"link_flags\": [\"-no-pie\", \"-pthread\"],
+  \"rpath_args\": [\"-Wl,-rpath,{}\"],
+  \"rpath_dirs\": [\"${warpviz_kit_lib}\"],
+  \"unit_suffix\": \".cpp\",
+  \"host_rewrite\": true
+}
+")
+install(FILES ${PROJECT_BINARY_DIR}/install-kit/kit.json DESTINATION ${warpviz_kit_dest})
+
+# --- the testing API ----------------------------------------------------------
+# find_package(warpviz) in a course's CMake project (examples/grading builds
+# that way against an install) gives warpviz::testing.
+if(TARGET warpviz_testing)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/testing/include/warpviz DESTINATION include)
+  set(warpviz_testing_libs warpviz_testing warpviz_runner warpviz_kernels_cpu)
+  if(TARGET warpviz_kernels_cuda)
+    list(APPEND warpviz_testing_libs warpviz_kernels_cuda)
+  endif()
+  install(TARGETS ${warpviz_testing_libs} ARCHIVE DESTINATION ${warpviz_lib_dest})
+  set(WARPVIZ_BOOST_CONTEXT_FILE_NAME "$<PATH:GET_FILENAME,${warpviz_boost_context}>")
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/warpvizConfig.cmake.in ${PROJECT_BINARY_DIR}/install-kit/warpvizConfig.cmake.in @ONLY)
+  file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/install-kit/warpvizConfig.cmake
+       INPUT ${PROJECT_BINARY_DIR}/install-kit/warpvizConfig.cmake.in)
+  include(CMakePackageConfigHelpers)
+  write_basic_package_version_file(${PROJECT_BINARY_DIR}/install-kit/warpvizConfigVersion.cmake
+                                   COMPATIBILITY SameMinorVersion)
+  install(FILES ${PROJECT_BINARY_DIR}/install-kit/warpvizConfig.cmake
+                ${PROJECT_BINARY_DIR}/install-kit/warpvizConfigVersion.cmake
+          DESTINATION lib/cmake/warpviz)
+endif()
+
+# --- the install, tested --------------------------------------------------------
+if(BUILD_TESTING)
+  set(warpviz_install_check ${CMAKE_COMMAND} -DBUILD_DIR=${PROJECT_BINARY_DIR} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+      -DWORK=${PROJECT_BINARY_DIR}/install-check)
+  set(warpviz_install_script -P ${PROJECT_SOURCE_DIR}/cmake/InstallCheck.cmake)
+  add_test(NAME install.prefix COMMAND ${warpviz_install_check} -DSTEP=install ${warpviz_install_script})
+  add_test(NAME install.cli_run COMMAND ${warpviz_install_check} -DSTEP=cli ${warpviz_install_script})
+  add_test(NAME install.package COMMAND ${warpviz_install_check} -DSTEP=package ${warpviz_install_script})
+  set_tests_properties(install.prefix PROPERTIES FIXTURES_SETUP warpviz_install)
+  set_tests_properties(install.cli_run install.package PROPERTIES FIXTURES_REQUIRED warpviz_install RESOURCE_LOCK warpviz_install_check)
+  set_tests_properties(install.prefix install.cli_run install.package PROPERTIES LABELS install TIMEOUT 600)
+endif()
