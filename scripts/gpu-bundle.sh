@@ -21,6 +21,9 @@ cp "$build/cli/warpviz-cli" "$bundle/cli/"
 cp "$build/tests/test_gpu" "$bundle/tests/"
 # The kit's paths are relative to it: the same layout, one folder down from the repository.
 cp -r "$build/kit" "$bundle/"
+# Not the 56 MB precompiled prelude: the GPU machine's g++ would not take it
+# (a PCH is only used by the compiler that made it); the prelude compiles as is.
+rm -f "$bundle"/kit/include/*.gch
 cp "$build"/kernels/libwarpviz_user_*.a "$bundle/kernels/"
 cp "$build/core/libwarpviz_core.a" "$bundle/core/"
 boost=$(ldd "$bundle/cli/warpviz-cli" | awk '/libboost_context/ {print $3}')
