@@ -56,6 +56,8 @@ struct EmuThread {
 };
 
 thread_local EmuThread* t_current = nullptr;
+class BlockRun;
+thread_local const BlockRun* t_block_run = nullptr;  // the block running on this thread
 thread_local uint64_t t_arrival_clock = 0;
 
 // Lanes stack only kernel frames and the recording layer; 64 KiB is plenty and
@@ -110,7 +112,11 @@ class BlockRun {
   // Performs the access; a 16-byte load's bytes 8-15 (no LaneRecord field) go to loaded_high.
   void complete_shared_access(uint32_t warp, uint32_t lanes, TraceStep& step, uint64_t (&loaded_high)[kWarpSize]);
   bool release_barrier();
-  std::string describe_deadlock() const;
+
+ public:
+  std::string describe_waits() const;
+
+ private:
 
   Dim3 grid_, block_;
   const std::function<void()>& body_;
@@ -333,9 +339,9 @@ bool BlockRun::release_barrier() {
   return true;
 }
 
-// Who waits where: the first thread at the barrier, and each warp's lanes
-// stuck at a warp operation with the lanes they wait for.
-std::string BlockRun::describe_deadlock() const {
+// Who waits where: the threads at the barrier, and each warp's lanes waiting
+// at a warp operation with the lanes they wait for. Empty when none waits.
+std::string BlockRun::describe_waits() const {
   auto coords = [](const ThreadCoords& c) {
     return "thread (" + std::to_string(c.thread_idx.x) + "," + std::to_string(c.thread_idx.y) + "," +
            std::to_string(c.thread_idx.z) + ") (warp " + std::to_string(c.warp) + ", lane " + std::to_string(c.lane) +
@@ -352,9 +358,7 @@ std::string BlockRun::describe_deadlock() const {
     }
     return s;
   };
-  const Dim3 b = threads_.empty() ? Dim3{} : threads_[0].coords.block_idx;
-  std::string msg = "deadlock in block (" + std::to_string(b.x) + "," + std::to_string(b.y) + "," +
-                    std::to_string(b.z) + "): ";
+  std::string msg;
   size_t at_barrier = 0;
   const EmuThread* first_at_barrier = nullptr;
   for (const EmuThread& t : threads_)
@@ -362,21 +366,22 @@ std::string BlockRun::describe_deadlock() const {
       if (!first_at_barrier) first_at_barrier = &t;
       ++at_barrier;
     }
-  msg += std::to_string(at_barrier) + " thread" + (at_barrier == 1 ? "" : "s") + " wait at __syncthreads()";
   if (first_at_barrier)
-    msg += " (the first, " + coords(first_at_barrier->coords) + ", on line " +
+    msg += std::to_string(at_barrier) + " thread" + (at_barrier == 1 ? "" : "s") +
+           " wait at __syncthreads() (the first, " + coords(first_at_barrier->coords) + ", on line " +
            std::to_string(first_at_barrier->request.line) + ")";
   for (uint32_t w = 0; w < warp_count_; ++w) {
     PendingGroup groups[kWarpSize];
     const int count = collect_groups(w, groups);
     for (int g = 0; g < count; ++g) {
       const uint32_t missing = groups[g].mask & ~groups[g].lanes;
-      msg += "; warp " + std::to_string(w) + " lanes " + lane_list(groups[g].lanes) + " wait at " +
-             op_name(groups[g].op) + " on line " + std::to_string(groups[g].line);
+      msg += std::string(msg.empty() ? "" : "; ") + "warp " + std::to_string(w) + " lanes " +
+             lane_list(groups[g].lanes) + " wait at " + op_name(groups[g].op) + " on line " +
+             std::to_string(groups[g].line);
       if (missing) msg += " for lanes " + lane_list(missing) + " (named by its mask " + hex_mask(groups[g].mask) + ")";
     }
   }
-  return msg + ". On a GPU this launch would hang.";
+  return msg;
 }
 
 // ============================================================================
@@ -419,6 +424,10 @@ void BlockRun::resume(EmuThread& t) {
 }
 
 void BlockRun::run(Dim3 block_idx, uint32_t block_linear) {
+  struct Current {
+    explicit Current(const BlockRun* r) { t_block_run = r; }
+    ~Current() { t_block_run = nullptr; }
+  } current(this);
   const size_t first_step = trace_.steps.size();
   start_threads(block_idx, block_linear);
   for (;;) {
@@ -431,13 +440,12 @@ void BlockRun::run(Dim3 block_idx, uint32_t block_linear) {
     for (uint32_t w = 0; w < warp_count_; ++w) progressed |= complete_ready_groups(w);
     if (progressed) continue;
     if (release_barrier()) continue;
-    bool any_live = false, any_at_barrier = false;
-    for (const EmuThread& t : threads_) {
-      any_live |= t.state != ThreadState::Exited;
-      any_at_barrier |= t.state == ThreadState::AtBarrier;
-    }
+    bool any_live = false;
+    for (const EmuThread& t : threads_) any_live |= t.state != ThreadState::Exited;
     if (!any_live) break;
-    if (any_at_barrier) throw DeadlockError(describe_deadlock());
+    // Lanes wait at a warp op for lanes parked elsewhere (at __syncthreads,
+    // say). The H200 lets such a shuffle go on without them (the missing
+    // lanes read as 0) rather than hang, and so does the emulator.
     force_earliest_group();
   }
   // Steps were appended in completion order; a trace lists them warp by warp.
@@ -474,6 +482,8 @@ LaunchStats launch_grid(Dim3 grid, Dim3 block, const std::function<void()>& thre
 bool in_emulated_thread() { return t_current != nullptr; }
 
 const ThreadCoords* current_thread_or_null() noexcept { return t_current ? &t_current->coords : nullptr; }
+
+std::string describe_waiting_threads() { return t_block_run ? t_block_run->describe_waits() : std::string(); }
 
 const ThreadCoords& current_thread() {
   if (!t_current) throw std::logic_error("warpviz: CUDA built-ins used outside an emulated kernel");

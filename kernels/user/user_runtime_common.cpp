@@ -203,12 +203,18 @@ void on_fatal_signal(int sig, siginfo_t* info, void* context) {
 }
 
 // The parent's "where are you?" before it stops a run past its time limit.
+// Besides the running thread: who in its block waits for it (the makings of
+// a deadlock). That part allocates; the thread it interrupts is looping in
+// the user's kernel, not inside malloc, and the parent kills the program
+// after a grace period if this ever hangs.
 void on_where(int, siginfo_t*, void* context) {
   FaultText t;
   t.add("where\nrunning");
   describe_where(t, context);
   t.add("\n");
   write_fault(t.buf);
+  const std::string waits = emu::describe_waiting_threads();
+  if (!waits.empty()) write_fault(("waiting " + waits + "\n").c_str());
 }
 
 void install_handlers() {

@@ -93,8 +93,6 @@ void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_by
   set_running_kernel(kernel_name);
   try {
     emu::launch_grid(grid, block, thread_body, launch_filter(index), trace);
-  } catch (const emu::DeadlockError& e) {
-    fail("deadlock", std::string("kernel `") + kernel_name + "`: " + e.what(), 3);
   } catch (const std::exception& e) {
     fail("kernel-error", std::string("kernel `") + kernel_name + "`: " + e.what(), 3);
   }

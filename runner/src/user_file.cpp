@@ -94,6 +94,7 @@ struct Kit {
   std::string prelude;
   std::string unit_suffix = ".cpp";
   bool host_rewrite = true;  // extern __shared__ too, not only the launches
+  std::string user_include_flag = "-iquote";  // nvcc knows only -I
   std::string id;            // changes whenever anything in the kit does
   std::string problem;
 };
@@ -149,6 +150,7 @@ Kit load_kit(const std::string& file) {
       kit.prelude = resolve(j.at("prelude").get<std::string>());
       kit.unit_suffix = j.value("unit_suffix", std::string(".cpp"));
       kit.host_rewrite = j.value("host_rewrite", true);
+      kit.user_include_flag = j.value("user_include_flag", std::string("-iquote"));
       ContentKey key;
       key.add(read_file(json));
       key.add(kit.dir.string());
@@ -278,18 +280,26 @@ Unit make_unit(const UserSource& src, const FileRequest& request, const Kit& kit
 
 std::vector<Diagnostic> parse_diagnostics(const std::string& output) {
   std::vector<Diagnostic> out;
-  static const std::regex re(R"(^(.+?):(\d+):(\d+): (fatal error|error|warning|note): (.*)$)");
+  // g++: "k.cu:3:5: error: ..."; nvcc's front end: "k.cu(3): error: ...".
+  static const std::regex gcc(R"(^(.+?):(\d+):(\d+): (fatal error|error|warning|note): (.*)$)");
+  static const std::regex nvcc(R"(^(.+?)\((\d+)\): (catastrophic error|error|warning|remark)( #\w+-D)?: (.*)$)");
   std::istringstream lines(output);
   std::string line;
   std::smatch m;
   while (std::getline(lines, line)) {
-    if (!std::regex_match(line, m, re)) continue;
     Diagnostic d;
+    if (std::regex_match(line, m, gcc)) {
+      d.column = std::stoi(m[3]);
+      d.severity = m[4] == "fatal error" ? "error" : m[4].str();
+      d.message = m[5];
+    } else if (std::regex_match(line, m, nvcc)) {
+      d.severity = m[3] == "catastrophic error" ? "error" : m[3] == "remark" ? "note" : m[3].str();
+      d.message = m[5];
+    } else {
+      continue;
+    }
     d.file = m[1];
     d.line = std::stoi(m[2]);
-    d.column = std::stoi(m[3]);
-    d.severity = m[4] == "fatal error" ? "error" : m[4].str();
-    d.message = m[5];
     out.push_back(std::move(d));
   }
   return out;
@@ -334,7 +344,7 @@ Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const Run
   cc.push_back("-include");
   cc.push_back(kit.prelude);
   const fs::path user_dir = fs::absolute(src.path).parent_path();
-  cc.push_back("-iquote");
+  cc.push_back(kit.user_include_flag);  // the file's own folder, for its #include "x.h"
   cc.push_back(user_dir.string());
   for (const std::string& d : kit.include_dirs) cc.push_back("-I" + d);
   cc.insert(cc.end(), {"-c", unit_file.string(), "-o", (work / "unit.o").string()});
@@ -427,13 +437,20 @@ std::string source_line_of(const fs::path& program, const std::string& pc, const
   return "";
 }
 
-// The fault report's text with its "pc 0x..." line turned into a source line.
-std::string explain_report(const std::string& body, const fs::path& program, const UserSource& src) {
+// The fault report's text with its "pc 0x..." line turned into a source
+// line; a "waiting ..." line (threads that wait for the running one) goes to
+// `waiting`.
+std::string explain_report(const std::string& body, const fs::path& program, const UserSource& src,
+                           std::string* waiting = nullptr) {
   std::istringstream lines(body);
   std::string line, out, where;
   while (std::getline(lines, line)) {
     if (line.rfind("pc ", 0) == 0) {
       where = source_line_of(program, line.substr(3), src);
+      continue;
+    }
+    if (line.rfind("waiting ", 0) == 0) {
+      if (waiting) *waiting = line.substr(8);
       continue;
     }
     out += (out.empty() ? "" : " ") + line;
@@ -536,7 +553,8 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
     run.outcome = FileOutcome::CompileError;
     for (const Diagnostic& d : run.diagnostics)
       if (d.severity == "error") {
-        run.message = d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": error: " + d.message;
+        run.message = d.file + ":" + std::to_string(d.line) + (d.column ? ":" + std::to_string(d.column) : "") +
+                      ": error: " + d.message;
         break;
       }
     if (run.message.empty()) run.message = "the compiler failed:\n" + build.output;
@@ -574,13 +592,13 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   run.timing.load_ms = ms_since(t0);
 
   // The program's own report: its first line is the kind, the rest the words.
-  std::string kind, report;
+  std::string kind, report, waiting;
   {
     std::istringstream fault(read_file(run_dir / "fault.txt"));
     std::getline(fault, kind);
     std::ostringstream rest;
     rest << fault.rdbuf();
-    report = explain_report(rest.str(), build.program, src);
+    report = explain_report(rest.str(), build.program, src, &waiting);
   }
   fs::remove_all(run_dir, ec);
 
@@ -590,6 +608,14 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   } else if (r.cancelled) {
     run.outcome = FileOutcome::Cancelled;
     run.message = "cancelled";
+  } else if (r.timed_out && !waiting.empty()) {
+    // One thread never arrives where the others wait for it: on a GPU too
+    // this launch would never end.
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", request.time_limit_s);
+    run.outcome = FileOutcome::Deadlock;
+    run.message = "deadlock: " + waiting + "; while the thread they wait for was " + report +
+                  " (stopped after the time limit of " + limit + " s; --timeout SECONDS changes it)";
   } else if (r.timed_out) {
     run.outcome = FileOutcome::Timeout;
     char limit[32];
@@ -598,9 +624,6 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
                   " s (an endless loop, or a kernel that waits for something that never happens; --timeout "
                   "SECONDS changes the limit)";
     if (kind == "where") run.message += "; it was " + report;
-  } else if (kind == "deadlock") {
-    run.outcome = FileOutcome::Deadlock;
-    run.message = report;
   } else if (kind == "request") {
     run.outcome = FileOutcome::RequestError;
     run.message = report;

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 #include <functional>
-#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "warpviz/trace.h"
@@ -70,19 +70,15 @@ struct LaunchStats {
 LaunchStats launch_grid(Dim3 grid, Dim3 block, const std::function<void()>& thread_body,
                         const RecordFilter& filter, Trace& trace);
 
-// Every live thread of a block waits and none can go on: some at
-// __syncthreads, the others at warp operations whose masks name lanes that
-// wait at the barrier. On a GPU such a launch hangs; the emulator stops it.
-class DeadlockError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 // --- Called from inside an emulated thread ---------------------------------
 bool in_emulated_thread();
 const ThreadCoords& current_thread();
 // The running emulated thread, or null outside one. Safe in a signal handler.
 const ThreadCoords* current_thread_or_null() noexcept;
+// The threads of the running block that wait, at __syncthreads or at a warp
+// operation, and for whom: what a time-limit report adds when the running
+// thread never arrives (a deadlock on a GPU). Empty when none waits.
+std::string describe_waiting_threads();
 WarpOpResult warp_collective(const WarpOpRequest& request);
 void block_barrier(uint32_t line);
 

@@ -52,8 +52,6 @@ inline int run_declared_scenario(const char* backend, const char* device) {
   try {
     Session session(resolved, launch_filter(0), trace);
     (*runner)(session);
-  } catch (const emu::DeadlockError& e) {
-    fail("deadlock", "scenario `" + resolved.spec->name + "`: " + e.what(), 3);
   } catch (const std::exception& e) {
     fail("kernel-error", "scenario `" + resolved.spec->name + "`: " + e.what(), 3);
   }

@@ -55,7 +55,7 @@ enum class FileOutcome {
   RequestError,    // the options do not fit the file (unknown kernel, missing --arg, ...)
   Crash,           // the program died of a signal (an out-of-bounds access, ...)
   Timeout,         // it ran past the time limit and was stopped
-  Deadlock,        // every thread of a block waits, none can go on
+  Deadlock,        // threads wait for one that never arrives (stopped at the time limit)
   KernelError,     // the emulator refused something the kernel did
   ProgramFailed,   // a whole program exited non-zero on its own
   Cancelled,       // RunControl::cancel was set
