@@ -141,6 +141,7 @@ user_cases=(
   "tests/user_files/my_sum.cu|--input iota"
   "tests/user_files/warp_shuffle.cu|"
   "tests/user_files/dynamic_shared.cu|--grid 3 --block 128 --shared 16 --input ones --len out=3"
+  "tests/user_files/shuffle_vs_barrier.cu|--input iota"
   "kernels/examples/warp_prefix_sum.cu|--grid 2 --block 64 --input random:7"
   "kernels/examples/block_max.cu|"
   "examples/grading/submissions/correct.cu|--input random:3"
@@ -174,6 +175,10 @@ for c in "${user_cases[@]}"; do
   echo "  $name: $launches launch(es) on the GPU"; head -3 "$out/logs/user_${name}_cuda.txt"
 done
 summary+=("user files: $user_files files, $user_launches launches recorded on the GPU, $user_equal equal to the CPU emulator")
+# A real deadlock (warp 1 spins on a value warp 0 writes after __syncthreads):
+# the GPU should hang until the time limit, as the emulator does.
+"$cli" run tests/user_files/deadlock.cu --block 64 --backend cuda --timeout 10 >"$out/logs/user_deadlock_cuda.txt" 2>&1
+summary+=("deadlock.cu on the GPU: exit $? ($(grep -o 'stopped after the time limit[^;(]*' "$out/logs/user_deadlock_cuda.txt" | head -1))")
 fi
 
 {
