@@ -61,7 +61,7 @@ file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/install-kit/kit.json CONTENT "{
   \"include_dirs\": [\"shim\", \"../../../include\"],
   \"prelude\": \"include/warpviz_user_prelude.h\",
   \"link_inputs\": [\"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_user_runtime>\", \"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_user_common>\", \"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_core>\", \"${warpviz_kit_lib}/$<PATH:GET_FILENAME,${warpviz_boost_context}>\"],
-  \"link_flags\": [\"-no-pie\", \"-pthread\"],
+  \"link_flags\": [\"-no-pie\", \"-pthread\", \"-fuse-ld=gold\"],
   \"rpath_args\": [\"-Wl,-rpath,{}\"],
   \"rpath_dirs\": [\"${warpviz_kit_lib}\"],
   \"unit_suffix\": \".cpp\",

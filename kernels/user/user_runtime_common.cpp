@@ -8,6 +8,7 @@
 // [SECTION] Crash and hang reports
 // [SECTION] Launches
 // [SECTION] The kernel-only request
+#include <cxxabi.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <ucontext.h>
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "user_runtime_internal.h"
+#include "warpviz/input_spec.h"
 #include "warpviz/scenario.h"
 #include "warpviz/trace_io.h"
 #include "warpviz/user_launch.h"
@@ -433,6 +435,71 @@ void check_request_names(const std::vector<std::string>& param_names) {
   check(r.lens, "--len");
 }
 
+
+std::string spelled_type(const char* mangled, bool const_pointee) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+  std::string name = status == 0 && d ? d : mangled;
+  std::free(d);
+  // typeid spells "int const*"; the source says "const int*".
+  if (const_pointee && name.size() > 7 && name.compare(name.size() - 7, 7, " const*") == 0)
+    name = "const " + name.substr(0, name.size() - 7) + "*";
+  return name;
+}
+
+namespace {
+const std::string* find_named(const std::vector<std::pair<std::string, std::string>>& list, const std::string& name) {
+  for (const auto& [k, v] : list)
+    if (k == name) return &v;
+  return nullptr;
+}
+}  // namespace
+
+std::vector<uint64_t> array_start_bits(const ParamDecl& decl, bool input, DType dtype, size_t threads,
+                                       const std::string& type) {
+  const KernelRequest& req = kernel_request();
+  const std::string name = decl.name;
+  size_t count = threads;
+  if (const std::string* len = find_named(req.lens, name)) {
+    const auto n = parse_value(DType::U64, *len);
+    if (!n || *n == 0 || *n > (uint64_t(1) << 28))
+      request_error("--len " + name + "=" + *len + ": a length is a whole number from 1 to 268435456");
+    count = size_t(*n);
+  }
+  const std::string* spec = find_named(req.inputs, name);
+  if (!spec && input) spec = find_named(req.inputs, "");
+  if (!spec && !input) return std::vector<uint64_t>(count, 0);
+  try {
+    return make_input_values(parse_input_spec(spec ? *spec : "iota"), dtype, count);
+  } catch (const std::exception& e) {
+    request_error("--input for `" + name + "` (" + type + ", " + std::to_string(count) + " elements): " + e.what());
+  }
+}
+
+uint64_t scalar_bits(const ParamDecl& decl, DType as, const std::string& type) {
+  const KernelRequest& req = kernel_request();
+  const std::string name = decl.name;
+  const std::string* text = find_named(req.args, name);
+  std::string given = text ? *text : decl.default_text ? decl.default_text : "";
+  if (given.empty())
+    request_error("the kernel's parameter `" + name + "` (" + type + ") needs a value: --arg " + name + "=VALUE");
+  // Default arguments are C++ literals: 1.5f, 32u, 10L.
+  while (!text && given.size() > 1 && std::string("fFuUlL").find(given.back()) != std::string::npos &&
+         given.compare(0, 2, "0x") != 0)
+    given.pop_back();
+  const auto bits = parse_value(as, given);
+  if (!bits)
+    request_error("--arg " + name + "=" + given + ": not a value of type " + type +
+                  (text ? "" : " (the kernel's default argument; give --arg " + name + "=VALUE)"));
+  return *bits;
+}
+
+void unsupported_parameter(const ParamDecl& decl, const std::string& type, bool pointer) {
+  request_error("parameter `" + std::string(decl.name) + "` is " + type +
+                (pointer ? ": a kernel-only file fills arrays of int, unsigned, float, double, long long and "
+                           "unsigned long long; write a main() to pass anything else"
+                         : ": a kernel-only file takes pointers and numbers; write a main() to pass anything else"));
+}
 
 void write_scenario_list() {
   if (!out_dir()) return;

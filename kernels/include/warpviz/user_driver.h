@@ -13,8 +13,6 @@
 // under nvcc, the emulator's otherwise).
 #pragma once
 
-#include <cxxabi.h>
-
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -31,35 +29,15 @@
 
 namespace warpviz::user {
 
-struct ParamDecl {
-  const char* name;
-  const char* default_text;  // the default argument as written, or nullptr
-};
-
-template <class T>
-std::string type_name() {
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> s(abi::__cxa_demangle(typeid(T).name(), nullptr, nullptr, &status),
-                                           std::free);
-  std::string name = status == 0 && s ? s.get() : typeid(T).name();
-  if constexpr (std::is_pointer_v<T> && std::is_const_v<std::remove_pointer_t<T>>) {
-    // typeid keeps the pointee's const: "int const*" reads as the source would.
-    if (name.size() > 7 && name.compare(name.size() - 7, 7, " const*") == 0)
-      name = "const " + name.substr(0, name.size() - 7) + "*";
-  }
-  return name;
-}
-
 template <class T, class = void>
 struct HasValueBits : std::false_type {};
 template <class T>
 struct HasValueBits<T, std::void_t<decltype(ValueBits<T>::dtype)>> : std::true_type {};
 
-inline const std::string* find_named(const std::vector<std::pair<std::string, std::string>>& list,
-                                     const std::string& name) {
-  for (const auto& [k, v] : list)
-    if (k == name) return &v;
-  return nullptr;
+// "const int*" as the source would spell it (typeid loses nothing but spelling).
+template <class T>
+std::string type_name() {
+  return spelled_type(typeid(T).name(), std::is_pointer_v<T> && std::is_const_v<std::remove_pointer_t<T>>);
 }
 
 // One kernel parameter: its storage on the "device" and what it records.
@@ -67,71 +45,33 @@ template <class P>
 class KernelParam {
  public:
   KernelParam(const ParamDecl& decl, size_t threads) : name_(decl.name) {
-    const KernelRequest& req = kernel_request();
-    if constexpr (std::is_pointer_v<P>) {
+    if constexpr (std::is_pointer_v<P> && HasValueBits<std::remove_cv_t<std::remove_pointer_t<P>>>::value) {
       using Elem = std::remove_cv_t<std::remove_pointer_t<P>>;
-      if constexpr (!HasValueBits<Elem>::value) {
-        request_error("parameter `" + name_ + "` is " + type_name<P>() +
-                      ": a kernel-only file fills arrays of int, unsigned, float, double, long long and "
-                      "unsigned long long; write a main() to pass anything else");
-      } else {
-        constexpr bool input = std::is_const_v<std::remove_pointer_t<P>>;
-        size_t count = threads;
-        if (const std::string* len = find_named(req.lens, name_)) {
-          const auto n = parse_value(DType::U64, *len);
-          if (!n || *n == 0 || *n > (uint64_t(1) << 28))
-            request_error("--len " + name_ + "=" + *len + ": a length is a whole number from 1 to 268435456");
-          count = size_t(*n);
-        }
-        const std::string* spec = find_named(req.inputs, name_);
-        if (!spec && input) spec = find_named(req.inputs, "");
-        std::vector<uint64_t> bits(count, 0);
-        if (spec || input) {
-          try {
-            bits = make_input_values(parse_input_spec(spec ? *spec : "iota"), ValueBits<Elem>::dtype, count);
-          } catch (const std::exception& e) {
-            request_error("--input for `" + name_ + "` (" + type_name<P>() + ", " + std::to_string(count) +
-                          " elements): " + e.what());
-          }
-        }
-        // Through cudaMemcpy, so the same host code runs on a GPU too.
-        std::vector<Elem> host(count);
-        for (size_t i = 0; i < count; ++i) host[i] = ValueBits<Elem>::from_bits(bits[i]);
-        Elem* device = nullptr;
-        if ((cudaMalloc)(&device, count * sizeof(Elem)) != cudaSuccess ||  // (): no line of this file
-            cudaMemcpy(device, host.data(), count * sizeof(Elem), cudaMemcpyHostToDevice) != cudaSuccess)
-          request_error("cannot allocate `" + name_ + "` (" + std::to_string(count) + " elements)");
-        note_allocation(device, count * sizeof(Elem), name_.c_str(), 0, int(ValueBits<Elem>::dtype));
-        value_ = device;
-        count_ = count;
-        output_ = !input;
-      }
-    } else if constexpr (std::is_arithmetic_v<P>) {
-      const std::string* text = find_named(req.args, name_);
-      std::string given = text ? *text : decl.default_text ? decl.default_text : "";
-      if (given.empty())
-        request_error("the kernel's parameter `" + name_ + "` (" + type_name<P>() + ") needs a value: --arg " +
-                      name_ + "=VALUE");
-      const DType as = std::is_floating_point_v<P> ? (sizeof(P) == 4 ? DType::F32 : DType::F64)
-                       : std::is_signed_v<P>       ? DType::I64
-                                                   : DType::U64;
-      // Default arguments are C++ literals: 1.5f, 32u, 10L.
-      while (!text && given.size() > 1 && std::string("fFuUlL").find(given.back()) != std::string::npos &&
-             given.compare(0, 2, "0x") != 0)
-        given.pop_back();
-      const auto bits = parse_value(as, given);
-      if (!bits)
-        request_error("--arg " + name_ + "=" + given + ": not a value of type " + type_name<P>() +
-                      (text ? "" : " (the kernel's default argument; give --arg " + name_ + "=VALUE)"));
-      if constexpr (std::is_floating_point_v<P>) {
-        if constexpr (sizeof(P) == 4) value_ = P(ValueBits<float>::from_bits(*bits));
-        else value_ = P(ValueBits<double>::from_bits(*bits));
-      } else {
-        value_ = P(*bits);
-      }
+      constexpr bool input = std::is_const_v<std::remove_pointer_t<P>>;
+      const std::vector<uint64_t> bits = array_start_bits(decl, input, ValueBits<Elem>::dtype, threads, type_name<P>());
+      const size_t count = bits.size();
+      // Through cudaMemcpy, so the same host code runs on a GPU too.
+      std::vector<Elem> host(count);
+      for (size_t i = 0; i < count; ++i) host[i] = ValueBits<Elem>::from_bits(bits[i]);
+      Elem* device = nullptr;
+      if ((cudaMalloc)(&device, count * sizeof(Elem)) != cudaSuccess ||  // (): no line of this file
+          cudaMemcpy(device, host.data(), count * sizeof(Elem), cudaMemcpyHostToDevice) != cudaSuccess)
+        request_error("cannot allocate `" + name_ + "` (" + std::to_string(count) + " elements)");
+      note_allocation(device, count * sizeof(Elem), decl.name, 0, int(ValueBits<Elem>::dtype));
+      value_ = device;
+      count_ = count;
+      output_ = !input;
+    } else if constexpr (HasValueBits<P>::value || std::is_arithmetic_v<P>) {
+      // A number: int, float, ..., or warpviz::device_f32 (GpuFloat) on the CPU.
+      DType as;
+      if constexpr (HasValueBits<P>::value) as = ValueBits<P>::dtype;
+      else as = std::is_floating_point_v<P> ? DType::F64 : std::is_signed_v<P> ? DType::I64 : DType::U64;
+      const uint64_t bits = scalar_bits(decl, as, type_name<P>());
+      if constexpr (HasValueBits<P>::value) value_ = ValueBits<P>::from_bits(bits);
+      else if constexpr (std::is_floating_point_v<P>) value_ = P(ValueBits<double>::from_bits(bits));
+      else value_ = P(bits);
     } else {
-      request_error("parameter `" + name_ + "` is " + type_name<P>() +
-                    ": a kernel-only file takes pointers and numbers; write a main() to pass anything else");
+      unsupported_parameter(decl, type_name<P>(), std::is_pointer_v<P>);
     }
   }
 

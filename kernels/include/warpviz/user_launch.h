@@ -100,6 +100,12 @@ void set_running_kernel(const char* name);
 // The request of a kernels-only file (user_driver.h)
 // ============================================================================
 
+// A kernel parameter as the kernels-only host code knows it (user_driver.h).
+struct ParamDecl {
+  const char* name;
+  const char* default_text;  // the default argument as written, or nullptr
+};
+
 // What the parent process asked for (WARPVIZ_USER_REQUEST; user_runtime.cpp).
 struct KernelRequest {
   Dim3 grid{1}, block{32};
@@ -119,6 +125,16 @@ const KernelRequest& kernel_request();
 [[noreturn]] void request_error(const std::string& message);
 // The names the request used that the kernel has no parameter for.
 void check_request_names(const std::vector<std::string>& param_names);
+// The kernels-only host code's non-template part, compiled once in the
+// runtime rather than in every user's file (user_runtime_common.cpp):
+// an array's starting values (--input, --len; one per thread, zero for an
+// output), a scalar's bits (--arg or its default argument), the refusal of a
+// parameter type it cannot fill, and a type spelled as in the source.
+std::vector<uint64_t> array_start_bits(const ParamDecl& decl, bool input, DType dtype, size_t threads,
+                                       const std::string& type);
+uint64_t scalar_bits(const ParamDecl& decl, DType as, const std::string& type);
+[[noreturn]] void unsupported_parameter(const ParamDecl& decl, const std::string& type, bool pointer);
+std::string spelled_type(const char* mangled, bool const_pointee);
 // Attaches the outputs to the trace of the launch that just ran.
 void record_outputs(std::vector<TraceOutput> outputs);
 

@@ -18,6 +18,7 @@
 
 #include "warpviz/record.cuh"
 #include "warpviz/user_runtime.h"
+#include "warpviz/user_driver.h"  // here, so that it is precompiled too
 
 // ============================================================================
 // Keywords the emulator has no use for
