@@ -9,6 +9,7 @@
 // [SECTION] Popups
 
 #include "app_view.h"
+#include "data_dirs.h"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -407,7 +408,7 @@ std::vector<std::string> cuda_files_near(const std::string& shown) {
 std::vector<std::string> shipped_traces() {
   std::vector<std::string> files;
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(WARPVIZ_ASSET_DIR) + "/traces", ec))
+  for (const auto& entry : std::filesystem::directory_iterator(::warpviz::app::asset_dir() + "/traces", ec))
     if (entry.is_regular_file() && is_trace_file(entry.path())) files.push_back(entry.path().string());
   std::sort(files.begin(), files.end());
   return files;

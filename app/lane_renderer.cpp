@@ -7,6 +7,8 @@
 
 #include "lane_renderer.h"
 
+#include "data_dirs.h"
+
 #include <glad/gl.h>
 
 #include <algorithm>
@@ -201,7 +203,7 @@ GLuint link(const std::string& dir, const std::string& name) {
 std::string default_shader_dir() {
   // The environment wins so an installed or moved binary can find its shaders.
   const char* env = std::getenv("WARPVIZ_SHADER_DIR");
-  return env && *env ? env : WARPVIZ_SHADER_DIR;
+  return env && *env ? std::string(env) : ::warpviz::app::installed_or("shaders", WARPVIZ_SHADER_DIR);
 }
 
 }  // namespace

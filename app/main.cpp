@@ -41,6 +41,7 @@
 #include <cctype>
 
 #include "app_view.h"
+#include "data_dirs.h"
 #include "warpviz/trace_io.h"
 #include "lane_renderer.h"
 #include "screenshot.h"
@@ -357,7 +358,7 @@ void install_callbacks(GLFWwindow* window) {
 std::string find_cjk_font() {
   const std::string candidates[] = {
       "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",  // fonts-wqy-microhei
-      std::string(WARPVIZ_ASSET_DIR) + "/fonts/wqy-microhei.ttc",
+      ::warpviz::app::asset_dir() + "/fonts/wqy-microhei.ttc",
   };
   for (const auto& path : candidates)
     if (std::filesystem::exists(path)) return path;

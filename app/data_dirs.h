@@ -1,0 +1,23 @@
+// Where the app finds its shaders and assets: beside an installed binary
+// (PREFIX/bin/warpviz -> PREFIX/share/warpviz/...), else in the source tree
+// the build names (WARPVIZ_SHADER_DIR, WARPVIZ_ASSET_DIR).
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace warpviz::app {
+
+inline std::string installed_or(const std::string& folder, const std::string& built_in) {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const std::filesystem::path installed = exe.parent_path() / ".." / "share" / "warpviz" / folder;
+    if (std::filesystem::is_directory(installed, ec)) return installed.lexically_normal().string();
+  }
+  return built_in;
+}
+
+inline std::string asset_dir() { return installed_or("assets", WARPVIZ_ASSET_DIR); }
+
+}  // namespace warpviz::app
