@@ -259,8 +259,8 @@ void draw_time_limit(AppView& app, view::UserFileSession& session) {
 
 void draw_program_output(AppView& app, const view::UserFileSession& session) {
   const user::FileRun* run = session.last_run();
-  if (!run || run->program_output.empty()) return;
-  const std::string& text = run->program_output;
+  if (!run || session.display_output().empty()) return;
+  const std::string& text = session.display_output();
   const int lines = int(std::count(text.begin(), text.end(), '\n')) + (text.back() == '\n' ? 0 : 1);
   const std::string header = std::string(app.tr("Program output", "程序输出")) + "  (" + std::to_string(lines) + " " +
                              app.tr("lines", "行") + ")###program_output";

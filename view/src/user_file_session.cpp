@@ -261,6 +261,10 @@ void UserFileSession::take_finished(user::FileRun result) {
     }
     watched_ = std::move(watched);
   }
+  display_output_ = result.program_output;
+  for (const auto& [emoji, glyph] : {std::pair<std::string, std::string>{"\u2705", "\u2713"}, {"\u274c", "\u00d7"}})
+    for (size_t at = 0; (at = display_output_.find(emoji, at)) != std::string::npos; at += glyph.size())
+      display_output_.replace(at, emoji.size(), glyph);
   if (result.outcome == user::FileOutcome::Cancelled) {
     // Nothing about the file is known from a stopped run: the screen stays.
     last_run_ = std::move(result);

@@ -96,6 +96,9 @@ class UserFileSession {
 
   // The most recent finished run (its outcome, message, diagnostics, output).
   const user::FileRun* last_run() const { return last_run_ ? &*last_run_ : nullptr; }
+  // The last run's program output as the app's font can show it (the seed's
+  // ✅/❌ as ✓/×: the font has no emoji), made once per run.
+  const std::string& display_output() const { return display_output_; }
   // The run whose launches are on screen: the last one that recorded any.
   const user::FileRun* shown_run() const { return shown_run_ ? &*shown_run_ : nullptr; }
   const Trace* shown_trace() const;  // shown_run's launch at place.launch
@@ -134,6 +137,7 @@ class UserFileSession {
   user::UserSource scanned_;
   uint64_t source_generation_ = 0;
   std::optional<user::FileRun> last_run_, shown_run_;
+  std::string display_output_;
   uint64_t trace_generation_ = 0;
   bool stale_ = false;
   double last_run_ms_ = 0;
