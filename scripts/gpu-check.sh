@@ -7,14 +7,14 @@
 # shared libraries it needs (libboost_context); scripts/gpu-bundle.sh makes
 # such a folder (build-gpu).
 # WARPVIZ_GPU_CHECK picks sections (default: all of them):
-#   tests traces bank sass bench user
+#   tests traces bank sass bench user sanitize
 # RESULTS_DIR ends up with three files: summary.txt, traces.tar (the shipped
 # traces recorded here) and logs.tar (every log).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 results=${2:-${OUT:-/tmp/warpviz-gpu}}
-sections=" ${WARPVIZ_GPU_CHECK:-tests traces bank sass bench user} "
+sections=" ${WARPVIZ_GPU_CHECK:-tests traces bank sass bench user sanitize} "
 wanted() { [[ $sections == *" $1 "* ]]; }
 out=$(mktemp -d)
 mkdir -p "$results" "$out/traces" "$out/logs"
@@ -131,6 +131,35 @@ if wanted bench; then
 echo "== capture benchmark"
 "$cli" bench record 2>&1 | tee "$out/logs/bench_record.log"
 summary+=("bench record: exit ${PIPESTATUS[0]}")
+fi
+
+if wanted sanitize; then
+echo "== compute-sanitizer: memcheck, racecheck, synccheck over every scenario, recorded and not, and bench record"
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+scenarios=$("$cli" list --json | python3 -c 'import json,sys; print(" ".join(s["name"] for s in json.load(sys.stdin)))')
+san_runs=0 san_clean=0
+for tool in memcheck racecheck synccheck; do
+  for s in $scenarios; do
+    for mode in recorded unrecorded; do
+      extra=(); [[ $mode == unrecorded ]] && extra=(--no-record)
+      log="$out/logs/sanitize_${tool}_${s}_${mode}.txt"
+      san_runs=$((san_runs + 1))
+      if "$sanitizer" --tool "$tool" --error-exitcode 99 "$cli" run "$s" --backend cuda "${extra[@]}" -o "$out/san.wvt" >"$log" 2>&1; then
+        san_clean=$((san_clean + 1))
+      else
+        echo "  $tool $s $mode: exit $?"; grep -m3 -E "=+ (ERROR|Invalid|Race|Barrier)|ERROR SUMMARY" "$log"
+      fi
+    done
+  done
+  log="$out/logs/sanitize_${tool}_bench.txt"
+  san_runs=$((san_runs + 1))
+  if "$sanitizer" --tool "$tool" --error-exitcode 99 "$cli" bench record --log2n 20 --repeat 2 >"$log" 2>&1; then
+    san_clean=$((san_clean + 1))
+  else
+    echo "  $tool bench record: exit $?"; grep -m3 -E "=+ (ERROR|Invalid|Race|Barrier)|ERROR SUMMARY" "$log"
+  fi
+done
+summary+=("compute-sanitizer: $san_runs runs (memcheck, racecheck, synccheck x 17 scenarios x recorded/unrecorded, + bench record), $san_clean clean")
 fi
 
 if wanted user; then
