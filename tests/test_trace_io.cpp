@@ -1413,6 +1413,24 @@ TEST_CASE("dump_trace: header, step lines, lane table, outputs", "[trace][dump]"
   REQUIRE(hex_text.find("\n      0  no") == std::string::npos);
 }
 
+// ---- fuzzing regressions (tests/fuzz, scripts/fuzz.sh) ------------------------------------
+
+// fuzz_json: a shuffle with a per-lane operand (each lane's b in addr) whose
+// lane carries a nonzero "bytes" lost it on write, so the round trip changed it.
+TEST_CASE("JSON form: a per-lane shuffle keeps its lanes' bytes", "[trace][io][json][fuzz]") {
+  Trace t = small_trace();
+  TraceStep& s = t.steps[0];
+  s.step_flags = kStepPerLaneOperand;
+  for (int i = 0; i < 32; ++i) s.lanes[i].addr = uint32_t(i ^ 1);
+  s.lanes[3].bytes = 3;
+  const std::string text = trace_to_json(t);
+  const Trace back = trace_from_json(text, "t.json");
+  require_same_trace(t, back);
+  REQUIRE(int(back.steps[0].lanes[3].bytes) == 3);
+  REQUIRE(back.steps[0].lanes[3].addr == 2u);
+  REQUIRE(trace_to_json(back) == text);
+}
+
 // ---- performance ------------------------------------------------------------------------
 
 TEST_CASE("binary form reads 1,000,000 lane records quickly", "[.perf][trace][io]") {

@@ -641,6 +641,42 @@ TEST_CASE("settings: a missing file is the defaults, a corrupt one a warning", "
   CHECK_FALSE(warning.empty());
 }
 
+// Found by tests/fuzz/fuzz_settings: an integer field given a number beyond int
+// (undefined behaviour in the conversion, or a wrap-around to a valid size).
+TEST_CASE("settings: a window size beyond int is damage, not undefined behaviour", "[settings]") {
+  TempDir dir;
+  const AppSettings defaults;
+  std::string warning;
+  const std::string huge = (dir.path / "huge.json").string();
+  std::ofstream(huge) << R"({"window_w": 1e300, "window_h": 4294968496, "speed": -0.0, "time_limit_s": 3600})";
+  const AppSettings h = load_settings(huge, &warning);
+  CHECK(h.window_w == defaults.window_w);
+  CHECK(h.window_h == defaults.window_h);  // 4294968496 would wrap to 1200
+  CHECK(h.time_limit_s == 3600);
+  CHECK_THAT(warning, Catch::Contains("window_w") && Catch::Contains("window_h") && Catch::Contains("speed"));
+
+  const std::string negative = (dir.path / "negative.json").string();
+  std::ofstream(negative) << R"({"window_w": -1e300, "window_h": -9223372036854775808})";
+  const AppSettings n = load_settings(negative, &warning);
+  CHECK(n.window_w == defaults.window_w);
+  CHECK(n.window_h == defaults.window_h);
+  CHECK_THAT(warning, Catch::Contains("window_w") && Catch::Contains("window_h"));
+
+  // A number beyond a double: nlohmann throws out_of_range, not parse_error.
+  const std::string overflow = (dir.path / "overflow.json").string();
+  std::ofstream(overflow) << R"({"window_w": 1920, "time_low_w": 1e3000})";
+  const AppSettings o = load_settings(overflow, &warning);
+  CHECK(o.window_w == defaults.window_w);
+  CHECK_THAT(warning, Catch::Contains(overflow) && Catch::Contains("JSON"));
+
+  const std::string fine = (dir.path / "fine.json").string();
+  std::ofstream(fine) << R"({"window_w": 1920.0, "window_h": 1080})";
+  const AppSettings f = load_settings(fine, &warning);
+  CHECK(f.window_w == 1920);
+  CHECK(f.window_h == 1080);
+  CHECK(warning.empty());
+}
+
 TEST_CASE("settings: default path follows XDG_CONFIG_HOME, then HOME", "[settings]") {
   const char* old_xdg = std::getenv("XDG_CONFIG_HOME");
   const std::string saved_xdg = old_xdg ? old_xdg : "";

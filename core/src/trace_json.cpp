@@ -78,7 +78,13 @@ bool lane_has_memory(const LaneRecord& l) { return l.addr != 0 || l.bytes != 0; 
 
 bool step_has_memory(const TraceStep& s) {
   if (op_is_shared(s.op)) return true;
-  if (s.step_flags & kStepPerLaneOperand) return false;  // addr holds each lane's b
+  // addr holds each lane's b (written as "b"); a lane's bytes still need "bytes"
+  // (found by tests/fuzz/fuzz_json: they were dropped on write).
+  if (s.step_flags & kStepPerLaneOperand) {
+    for (const LaneRecord& l : s.lanes)
+      if (l.bytes != 0) return true;
+    return false;
+  }
   for (const LaneRecord& l : s.lanes)
     if (lane_has_memory(l)) return true;
   return false;

@@ -9,9 +9,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <system_error>
+#include <type_traits>
 
 #include "warpviz/file_write.h"
 
@@ -38,6 +40,25 @@ void read_field(const json& doc, const char* name, T* value, Check valid, std::s
   const auto it = doc.find(name);
   if (it == doc.end()) return;  // older files lack newer fields: not an error
   try {
+    // An integer field takes only a JSON number that fits it: nlohmann's get<int>
+    // of 1e300 is undefined behaviour, and of 4294968896 wraps to 1600 (found by
+    // tests/fuzz/fuzz_settings).
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      bool fits = false;
+      if (it->is_number_unsigned()) {
+        fits = it->template get<uint64_t>() <= uint64_t(std::numeric_limits<T>::max());
+      } else if (it->is_number_integer()) {
+        const int64_t v = it->template get<int64_t>();
+        fits = v >= int64_t(std::numeric_limits<T>::min()) && v <= int64_t(std::numeric_limits<T>::max());
+      } else if (it->is_number_float()) {
+        const double v = it->template get<double>();
+        fits = v >= double(std::numeric_limits<T>::min()) && v <= double(std::numeric_limits<T>::max());
+      }
+      if (!fits) {
+        append(problems, std::string("\"") + name + "\" has an invalid value " + it->dump());
+        return;
+      }
+    }
     T read = it->get<T>();
     if (valid(read)) {
       *value = read;
@@ -80,7 +101,7 @@ AppSettings load_settings(const std::string& path, std::string* warning) {
   json doc;
   try {
     doc = json::parse(text.str());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e3000
     append(warning, prefix + "not valid JSON (" + e.what() + "); using defaults");
     return settings;
   }
