@@ -7,7 +7,6 @@ bash scripts/install-deps.sh
 build_dir=${WARPVIZ_BUILD_DIR:-build}
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$build_dir" -j "$(nproc)"
-ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
 
 # The libFuzzer targets (tests/fuzz, scripts/fuzz.sh): built in build-fuzz with clang and
 # run over the seed corpus for WARPVIZ_FUZZ_SECONDS each (30; 0 skips); a finding fails.
@@ -21,3 +20,6 @@ elif bash scripts/fuzz.sh --available; then
 else
   echo "test.sh: clang++ with libFuzzer not found; fuzz targets skipped"
 fi
+
+# The suite last, so that its summary closes the output.
+ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
