@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace warpviz::view {
 
@@ -146,14 +147,37 @@ LaneFrame lane_frame(const Trace& trace, size_t index, bool hex) {
     frame.arrows.push_back(arrow);
   }
 
-  // Steps are ordered by block, warp, seq: the warp's steps are one run around index.
-  size_t first = index, last = index;
-  while (first > 0 && same_warp(trace.steps[first - 1], step)) --first;
-  while (last + 1 < trace.steps.size() && same_warp(trace.steps[last + 1], step)) ++last;
-  frame.round_label =
-      "round " + std::to_string(index - first + 1) + "/" + std::to_string(last - first + 1);
+  const StepPlace place = step_place(trace, index);
+  frame.is_round = place.is_round;
+  frame.number = place.number;
+  frame.count = place.count;
   frame.op_label = op_label(step);
   return frame;
+}
+
+StepPlace step_place(const Trace& trace, size_t index) {
+  StepPlace place;
+  if (index >= trace.steps.size()) return place;
+  const TraceStep& step = trace.steps[index];
+  // Steps are ordered by block, warp, seq: a reduction's rounds are the run of
+  // the warp's shuffles around index. A lone shuffle or any other op is a step.
+  auto in_run = [&](size_t i) { return same_warp(trace.steps[i], step) && op_is_shuffle(trace.steps[i].op); };
+  size_t first = index, last = index;
+  if (op_is_shuffle(step.op)) {
+    while (first > 0 && in_run(first - 1)) --first;
+    while (last + 1 < trace.steps.size() && in_run(last + 1)) ++last;
+  }
+  place.is_round = last > first;
+  place.number = place.is_round ? index - first + 1 : index + 1;
+  place.count = place.is_round ? last - first + 1 : trace.steps.size();
+  return place;
+}
+
+std::string place_label(const LaneFrame& frame, Language language) {
+  char text[64];
+  std::snprintf(text, sizeof text, tr(frame.is_round ? Text::RoundOf : Text::StepOf, language), frame.number,
+                frame.count);
+  return text;
 }
 
 // ---- animation ----------------------------------------------------------------
