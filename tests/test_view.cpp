@@ -796,6 +796,22 @@ TEST_CASE("place labels: rounds only for a warp's consecutive shuffles, 1-based,
       CHECK(english.find("round") == std::string::npos);
     }
   }
+  // test_shuffle's shfl.down then shfl.bfly are two different shuffles, not rounds.
+  const Trace shuffle = run("test_shuffle");
+  REQUIRE(shuffle.steps.size() == 2);
+  CHECK(place_label(lane_frame(shuffle, 1, false), Language::English) == "step 2/2");
+  // reduce_sum: each warp's five shfl.down are rounds, the second level's too.
+  const Trace reduce = run("reduce_sum");
+  const StepPlace first = step_place(reduce, 0);
+  CHECK(first.is_round);
+  CHECK(first.number == 1);
+  CHECK(first.count == 5);
+  for (size_t i = 0; i < reduce.steps.size(); ++i) {
+    const StepPlace place = step_place(reduce, i);
+    INFO("step " << i);
+    if (place.is_round) CHECK(place.count == 5);  // warp 0's second level is a run of its own
+  }
+  CHECK_FALSE(step_place(reduce, reduce.steps.size()).is_round);  // past the end: nothing
   CHECK(place_label(lane_frame(match, 0, false), Language::Chinese) ==
         "第 1/" + std::to_string(match.steps.size()) + " 步");
 }

@@ -159,13 +159,38 @@ StepPlace step_place(const Trace& trace, size_t index) {
   StepPlace place;
   if (index >= trace.steps.size()) return place;
   const TraceStep& step = trace.steps[index];
-  // Steps are ordered by block, warp, seq: a reduction's rounds are the run of
-  // the warp's shuffles around index. A lone shuffle or any other op is a step.
-  auto in_run = [&](size_t i) { return same_warp(trace.steps[i], step) && op_is_shuffle(trace.steps[i].op); };
+  // Steps are ordered by block, warp, seq. A reduction's rounds are a run of
+  // the warp's shuffles of one kind whose offset moves one way (warp_sum's
+  // shfl.down 16, 8, 4, 2, 1; butterfly's xor 1 ... 16); reduce_sum's warp 0
+  // starts a second run at its second level's 16. A lone shuffle,
+  // test_shuffle's down-then-xor or any other op is a step.
+  auto direction = [&](size_t i) {  // from step i to i + 1: +1, -1, or 0 when no run goes on
+    const TraceStep& a = trace.steps[i];
+    const TraceStep& b = trace.steps[i + 1];
+    if (!same_warp(a, b) || a.op != b.op || !op_is_shuffle(a.op) || a.args.b == b.args.b) return 0;
+    return b.args.b > a.args.b ? 1 : -1;
+  };
   size_t first = index, last = index;
   if (op_is_shuffle(step.op)) {
-    while (first > 0 && in_run(first - 1)) --first;
-    while (last + 1 < trace.steps.size() && in_run(last + 1)) ++last;
+    // Back to the warp's first step, splitting runs on the way forward from it.
+    size_t start = index;
+    while (start > 0 && same_warp(trace.steps[start - 1], step)) --start;
+    first = start;
+    int run_direction = 0;
+    for (size_t i = start; i < index; ++i) {
+      const int d = direction(i);
+      if (d != 0 && (run_direction == 0 || d == run_direction)) {
+        run_direction = d;
+      } else {
+        first = i + 1;
+        run_direction = 0;
+      }
+    }
+    for (last = index; last + 1 < trace.steps.size(); ++last) {
+      const int d = direction(last);
+      if (d == 0 || (run_direction != 0 && d != run_direction)) break;
+      run_direction = d;
+    }
   }
   place.is_round = last > first;
   place.number = place.is_round ? index - first + 1 : index + 1;

@@ -65,7 +65,7 @@ std::string value_text(DType type, uint64_t bits, bool hex);
 bool op_result_is_mask(Op op);
 
 // Where step `index` is, 1-based: a round of a reduction (consecutive shuffles
-// of one warp: round 2 of warp_sum's 5), else the step of the whole trace as
+// of one kind in one warp: round 2 of warp_sum's 5), else the step of the whole trace as
 // the timeline numbers it (step 3 of 7).
 struct StepPlace {
   bool is_round = false;
