@@ -56,7 +56,7 @@ void AppView::handle_keys() {
           const bool ran = run_scenario(last_request, backend);
           const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
           char text[96];
-          std::snprintf(text, sizeof text, tr("F5: re-ran in %.0f ms", "F5：重新运行，用时 %.0f ms"), ms);
+          std::snprintf(text, sizeof text, tr("F5: re-ran in %.1f ms", "F5：重新运行，用时 %.1f ms"), ms);
           rerun_note = ran ? text : "";
         }
         rerun_note_until = ImGui::GetTime() + 3.0;
