@@ -371,6 +371,7 @@ void AppView::draw_menu_bar() {
   const std::string badge = badge_text();
   if (!badge.empty()) what += (what.empty() ? "" : "  ·  ") + badge;
   if (user_file && !user_file->status_text().empty()) what += "  ·  " + user_file->status_text();
+  if (!rerun_note.empty() && ImGui::GetTime() < rerun_note_until) what = rerun_note + "  ·  " + what;
   const float w = ImGui::CalcTextSize(what.c_str()).x;
   const float x = ImGui::GetWindowWidth() - w - ImGui::GetStyle().ItemSpacing.x * 2;
   if (x > ImGui::GetCursorPosX()) {
@@ -419,11 +420,15 @@ std::vector<std::string> shipped_traces() {
 void draw_file_dialog(AppView& app) {
   using FileDialog = AppView::FileDialog;
   static std::vector<std::string> shipped, cuda_files;
-  if (app.file_dialog_request != FileDialog::None) {
+  // While the error popup is up the request waits: a second modal opened in
+  // the same frame would replace it (a bad file from the command line asks for both).
+  if (app.file_dialog_request != FileDialog::None && app.error_message.empty()) {
     app.file_dialog = app.file_dialog_request;
     app.file_dialog_request = FileDialog::None;
     const bool from_file = !app.trace_origin.empty() && app.trace_origin != "scenario";
-    if (from_file)
+    if (app.file_dialog == FileDialog::Open && !app.file_dialog_start_path.empty())
+      app.file_dialog_path = std::exchange(app.file_dialog_start_path, std::string());
+    else if (from_file)
       app.file_dialog_path = app.trace_origin;
     else if (app.file_dialog == FileDialog::Save)
       app.file_dialog_path = (app.trace.meta.scenario.empty() ? std::string("trace") : app.trace.meta.scenario) + ".wvt";
@@ -482,6 +487,12 @@ void draw_file_dialog(AppView& app) {
   ImGui::EndDisabled();
   ImGui::SameLine();
   bool cancel = ImGui::Button(app.tr("Cancel", "取消")) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+  // Enter confirms wherever the focus is: after a click in a list the path
+  // field no longer has it. Not on the first frame: the Enter that closed an
+  // error popup must not also open a file.
+  if (!ImGui::IsWindowAppearing() && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||
+                                      ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter))))
+    confirm = true;
 
   if (confirm && has_path) {
     const std::string path = app.file_dialog_path;

@@ -136,6 +136,12 @@ class AppView {
   FileDialog file_dialog_request = FileDialog::None;  // menu or Ctrl+O/S; draw() opens it
   FileDialog file_dialog = FileDialog::None;          // the one open now
   std::string file_dialog_path;
+  // Where the next Open dialog starts: a file given on the command line that
+  // did not load (empty: the shown trace's file).
+  std::string file_dialog_start_path;
+  // "F5: re-ran in 3 ms", in the menu bar's status until rerun_note_until (ImGui time).
+  std::string rerun_note;
+  double rerun_note_until = 0;
   std::string scenario_error;           // scenario panel: why the edited request does not run
   size_t source_followed_step = SIZE_MAX;  // source panel: the step it last scrolled to
   // Bank panel: the padding toggle re-runs the scenario with the other `cols`;

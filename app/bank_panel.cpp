@@ -487,9 +487,11 @@ bool AppView::draw_bank_view() {
     ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - w));
     if (ImGui::Button(label)) toggle_bank_padding();
   }
-  ImGui::TextDisabled("%s  ·  %d-byte  ·  %s  ·  %s %u  ·  %s %u  ·  step %zu", op_name(step.op), f.bytes,
+  char step_number[48];  // 1-based, as the timeline numbers steps
+  std::snprintf(step_number, sizeof step_number, tr(view::Text::StepNumber), index + 1);
+  ImGui::TextDisabled("%s  ·  %d-byte  ·  %s  ·  %s %u  ·  %s %u  ·  %s", op_name(step.op), f.bytes,
                       tile_name(trace, f.grid, step.dtype).c_str(), tr("ideal", "理想"), f.analysis.ideal,
-                      tr(view::Text::Broadcasts), f.analysis.broadcasts, index);
+                      tr(view::Text::Broadcasts), f.analysis.broadcasts, step_number);
 
   const std::vector<view::MeasuredRow>& rows = bank_cache.measured;
   const ImVec2 lo = ImGui::GetCursorScreenPos();

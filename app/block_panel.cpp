@@ -165,7 +165,11 @@ void draw_warp_rows(AppView& app, const view::BlockView& bv, const FlowLayout& L
     std::string label = "warp " + std::to_string(w.warp);
     if (box_button("warp", L.at(0, y), ImVec2(L.warp_w, L.row_h), kBoxColour, current, label, L.dpi))
       jump(app, w.last_step);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("lane 0 = %s  (step %zu)", w.value.c_str(), w.last_step);
+    if (ImGui::IsItemHovered()) {  // the step as the timeline numbers it, from 1
+      char step_number[48];
+      std::snprintf(step_number, sizeof step_number, app.tr(view::Text::StepNumber), w.last_step + 1);
+      ImGui::SetTooltip("lane 0 = %s  (%s)", w.value.c_str(), step_number);
+    }
     arrow(draw, L.at(L.warp_w, mid), L.at(L.x_slot, mid), kFlowColour, L.dpi);
     char slot[96];
     std::snprintf(slot, sizeof slot, "[%u] %s", w.warp, w.value.c_str());

@@ -11,6 +11,7 @@
 #include "app_view.h"
 #include "panel_widgets.h"
 #include "warpviz/view/history.h"
+#include "warpviz/view/lane_view.h"
 
 namespace warpviz::app {
 namespace {
@@ -77,7 +78,8 @@ const HistoryCache& cached_history(const Trace& trace, uint32_t block, uint32_t 
   cache.table = view::history_table(trace, block, warp, hex);
   for (size_t col = 0; col < cache.table.step_indices.size(); ++col) {
     const TraceStep& s = trace.steps[cache.table.step_indices[col]];
-    cache.headers.push_back(std::to_string(s.seq) + " " + op_name(s.op));
+    // The step's number as the timeline shows it (1-based, over the whole trace).
+    cache.headers.push_back(std::to_string(cache.table.step_indices[col] + 1) + " " + op_name(s.op));
     size_t chars = cache.headers.back().size();
     for (const auto& row : cache.table.cells)
       if (col < row.size()) chars = std::max(chars, row[col].text.size());
@@ -129,7 +131,7 @@ void draw_cell(AppView& app, const view::HistoryTable& table, int lane, int col,
   if (ImGui::IsItemHovered()) {
     const TraceStep& s = app.trace.steps[table.step_indices[col]];
     ImGui::BeginTooltip();
-    ImGui::Text("lane %d  ·  %u %s  (line %u)", lane, s.seq, op_name(s.op), s.line);
+    ImGui::Text("lane %d  ·  %zu %s  (line %u)", lane, table.step_indices[col] + 1, op_name(s.op), s.line);
     ImGui::TextUnformatted(cell.text.c_str());
     if (cell.undefined) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", app.tr(view::Text::Undefined));
     if (!cell.active) ImGui::TextDisabled("%s", app.tr(view::Text::Inactive));
@@ -224,12 +226,14 @@ void AppView::draw_history_panel() {
   ImGui::Text("block %u  ·  warp %u", step->block, step->warp);
   if (columns > shown) {
     ImGui::SameLine();
-    ImGui::TextDisabled("(%d–%d / %d)", first, first + shown - 1, columns);
+    ImGui::TextDisabled("(%d–%d / %d)", first + 1, first + shown, columns);  // 1-based, as the headers
   }
   ImGui::SameLine(0, ImGui::GetTextLineHeight() * 2);
   legend_box(kUndefinedColour, tr(view::Text::Undefined));
   legend_box(kInactiveColour, tr(view::Text::Inactive));
-  legend_box(kCurrentColour, tr(view::Text::Round));
+  // "Round" only for a reduction's rounds; a vote or a match is a step.
+  legend_box(kCurrentColour, view::step_place(trace, now).is_round ? tr(view::Text::Round)
+                                                                    : tr(view::Text::CurrentStep));
   ImGui::NewLine();
 
   static size_t scrolled_to = SIZE_MAX;  // follow the playback, but let the user scroll away

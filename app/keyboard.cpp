@@ -6,6 +6,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <vector>
 
 #include "app_view.h"
@@ -43,10 +45,23 @@ void AppView::handle_keys() {
       case GLFW_KEY_SPACE: playback.toggle(); break;
       case GLFW_KEY_HOME: playback.jump_to_start(); break;
       case GLFW_KEY_END: playback.jump_to_end(); break;
-      case GLFW_KEY_F5:  // the open .cu file, else the scenario
-        if (user_file) user_file->run();
-        else if (!last_request.scenario.empty()) run_scenario(last_request, backend);
+      case GLFW_KEY_F5: {  // the open .cu file, else the scenario
+        // Said in the menu bar for a few seconds: a re-run of the same input
+        // redraws the same picture, and F5 would otherwise seem to do nothing.
+        if (user_file) {
+          user_file->run();
+          rerun_note = tr("F5: re-running", "F5：重新运行");
+        } else if (!last_request.scenario.empty()) {
+          const auto start = std::chrono::steady_clock::now();
+          const bool ran = run_scenario(last_request, backend);
+          const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+          char text[96];
+          std::snprintf(text, sizeof text, tr("F5: re-ran in %.1f ms", "F5：重新运行，用时 %.1f ms"), ms);
+          rerun_note = ran ? text : "";
+        }
+        rerun_note_until = ImGui::GetTime() + 3.0;
         break;
+      }
       case GLFW_KEY_F11: presentation = !presentation; break;
       case GLFW_KEY_ESCAPE: presentation = false; break;
       case GLFW_KEY_H: hex = !hex; break;

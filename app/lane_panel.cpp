@@ -271,7 +271,7 @@ void AppView::draw_lane_panel() {
   const ShownStep shown = shown_step(playback);
   const view::LaneFrame frame = view::lane_frame(trace, shown.index, hex);
   ImGui::PushFont(or_default(fonts.large));
-  ImGui::Text("%s   %s", frame.round_label.c_str(), frame.op_label.c_str());
+  ImGui::Text("%s   %s", view::place_label(frame, language).c_str(), frame.op_label.c_str());
   ImGui::PopFont();
 
   const float legend_h = ImGui::GetFrameHeightWithSpacing();
@@ -314,7 +314,7 @@ void AppView::draw_presentation() {
     const ShownStep shown = shown_step(playback);
     const view::LaneFrame frame = view::lane_frame(trace, shown.index, hex);
     ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(palette.travelling));
-    ImGui::TextUnformatted(frame.round_label.c_str());
+    ImGui::TextUnformatted(view::place_label(frame, language).c_str());
     ImGui::PopStyleColor();
     ImGui::SameLine(0.0f, ImGui::GetFontSize());
     ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(palette.text));

@@ -122,7 +122,9 @@ constexpr const char* kUsage =
     "  --lang en|zh        language of the interface\n"
     "  --presentation      lanes and op only, large type\n"
     "  --size WxH          window size in pixels (default: the last one, or 1600x900)\n"
-    "  --step N            show trace step N (0-based, as warpviz-cli dump numbers them)\n"
+    "  --step N            show step N (1-based, as the timeline numbers them; warpviz-cli\n"
+    "                      dump numbers from 0, so its step K is --step K+1)\n"
+    "  --hex               show values as hex bits (as H does)\n"
     "  --screenshot OUT.png  render a few frames, write the window to OUT.png, exit\n"
     "  --frames DIR        write DIR/frame_0000.png ... for the whole trace, 8 per step, exit\n"
     "  --bench-frames N    render N frames without vsync, print the frame CPU time, exit\n"
@@ -152,6 +154,7 @@ struct Options {
   int width = 0, height = 0;  // 0: the saved size
   std::optional<view::Language> language;
   bool presentation = false;
+  bool hex = false;  // values as hex bits, as H toggles
   int bench_frames = 0;
 
   bool offscreen() const { return !screenshot.empty() || !frames_dir.empty() || bench_frames > 0; }
@@ -204,6 +207,8 @@ ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
     if (a == "--help" || a == "-h") return ParseResult::Help;
     if (a == "--presentation") {
       o.presentation = true;
+    } else if (a == "--hex") {
+      o.hex = true;
     } else if (a == "--scenario") {
       if (!(v = value_of(i, a))) return ParseResult::Bad;
       o.request.scenario = *v;
@@ -244,11 +249,12 @@ ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
     } else if (a == "--step") {
       if (!(v = value_of(i, a))) return ParseResult::Bad;
       size_t step = 0;
-      if (!parse_number(*v, &step)) {
-        error = "--step " + *v + ": expected a step number (0, 1, ...)";
+      // 1-based, as the timeline, history and bank panels number steps.
+      if (!parse_number(*v, &step) || step == 0) {
+        error = "--step " + *v + ": expected a step number (1, 2, ...)";
         return ParseResult::Bad;
       }
-      o.step = step;
+      o.step = step - 1;
     } else if (a == "--size") {
       if (!(v = value_of(i, a))) return ParseResult::Bad;
       const size_t x = v->find('x');
@@ -744,6 +750,7 @@ int main(int argc, char** argv) {
   // runs here. A bad file or scenario is an argument error either way.
   AppView app(settings);
   app.presentation = opt.presentation;
+  app.hex = opt.hex;
   app.wake_loop = [] {
     if (g_glfw_live) glfwPostEmptyEvent();
   };
@@ -812,17 +819,26 @@ int main(int argc, char** argv) {
   }
   glfwSwapInterval(opt.offscreen() ? 0 : 1);  // vsync, except where frames are timed or captured
   startup_phase("window and GL context");
+  bool file_failed = false;  // a trace file from the command line that did not load
   if (pending_file.valid()) {
     try {
       app.show_file_trace(pending_file.get(), opt.file);
       view::remember_recent_file(app.settings, opt.file);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "warpviz: %s\n", e.what());  // TraceFileError names the file and the problem
-      glfwDestroyWindow(window);
-      app.close_user_file();
-      g_glfw_live = false;
-      glfwTerminate();
-      return 2;
+      if (!opt.frames_dir.empty() || opt.bench_frames > 0) {  // nothing to animate or time
+        glfwDestroyWindow(window);
+        app.close_user_file();
+        g_glfw_live = false;
+        glfwTerminate();
+        return 2;
+      }
+      // A window to put it right in: the error, then File > Open at that path.
+      // A --screenshot shows the error and still exits 2, so scripts notice.
+      file_failed = true;
+      app.error_message = e.what();
+      app.file_dialog_request = AppView::FileDialog::Open;
+      app.file_dialog_start_path = opt.file;
     }
   }
   if (app.user_file && opt.offscreen()) {
@@ -832,10 +848,10 @@ int main(int argc, char** argv) {
     app.poll_user_file();
   }
   startup_phase("trace loaded (or scenario run)");
-  if (opt.step && !app.user_file) {
+  if (opt.step && !app.user_file && !file_failed) {
     if (*opt.step >= app.playback.step_count()) {
-      std::fprintf(stderr, "warpviz: --step %zu: the trace has %zu steps (0 to %zu)\n", *opt.step,
-                   app.playback.step_count(), app.playback.step_count() ? app.playback.step_count() - 1 : 0);
+      std::fprintf(stderr, "warpviz: --step %zu: the trace has %zu steps (1 to %zu)\n", *opt.step + 1,
+                   app.playback.step_count(), app.playback.step_count());
       glfwDestroyWindow(window);
       app.close_user_file();
       g_glfw_live = false;
@@ -882,6 +898,7 @@ int main(int argc, char** argv) {
   int rc = 0;
   if (!opt.screenshot.empty()) {
     rc = run_screenshot(window, app, opt.screenshot);
+    if (file_failed && rc == 0) rc = 2;
   } else if (!opt.frames_dir.empty()) {
     rc = run_frames(window, app, opt.frames_dir);
   } else if (opt.bench_frames > 0) {

@@ -17,10 +17,12 @@
 #include <algorithm>
 #include <cfloat>
 #include <string>
+#include <string_view>
 
 #include "app_view.h"
 #include "panel_widgets.h"
 #include "warpviz/dtype.h"
+#include "warpviz/view/output_table.h"
 
 namespace warpviz::app {
 
@@ -66,6 +68,14 @@ bool validate(AppView& app) {
 // On success run_scenario keeps `backend`; on failure the combo shows the old one.
 void rerun(AppView& app, BackendChoice backend) {
   if (validate(app)) app.run_scenario(app.last_request, backend);
+}
+
+// The declaration's words in the current language (English where it has no Chinese).
+const std::string& summary_of(const AppView& app, const ScenarioSpec& spec) {
+  return app.language == view::Language::Chinese && !spec.summary_zh.empty() ? spec.summary_zh : spec.summary;
+}
+const std::string& source_of(const AppView& app, const SeedClaim& claim) {
+  return app.language == view::Language::Chinese && !claim.source_zh.empty() ? claim.source_zh : claim.source;
 }
 
 void coloured_wrapped(const ImVec4& colour, const std::string& text) {
@@ -135,14 +145,14 @@ void draw_seed_claims(AppView& app) {
       if (app.fonts.large) ImGui::PushFont(app.fonts.large);
       ImGui::TextWrapped("%s", headline);
       if (app.fonts.large) ImGui::PopFont();
-      ImGui::TextWrapped("%s: \"%s\"", claim.source.c_str(), claim.text.c_str());
+      ImGui::TextWrapped("%s: \"%s\"", source_of(app, claim).c_str(), claim.text.c_str());
       ImGui::PopTextWrapPos();
     });
   }
   for (const SeedClaimResult& result : results) {
     if (!result.holds) continue;
     ImGui::PushStyleColor(ImGuiCol_Text, kHoldsColour);
-    ImGui::TextWrapped("%s %s: \"%s\" (%s)", app.tr("Holds:", "成立："), result.claim->source.c_str(),
+    ImGui::TextWrapped("%s %s: \"%s\" (%s)", app.tr("Holds:", "成立："), source_of(app, *result.claim).c_str(),
                        result.claim->text.c_str(), result.actual.c_str());
     ImGui::PopStyleColor();
   }
@@ -167,14 +177,14 @@ void form_label(const char* text, const std::string& help) {
 bool scenario_combo(AppView& app) {
   bool changed = false;
   const ScenarioSpec* current = find_scenario(app.last_request.scenario);
-  form_label(app.tr(view::Text::Scenario), current ? current->summary : std::string());
+  form_label(app.tr(view::Text::Scenario), current ? summary_of(app, *current) : std::string());
   if (ImGui::BeginCombo("##scenario", current ? current->name.c_str() : "")) {
     for (const ScenarioSpec& spec : scenario_specs()) {
       if (ImGui::Selectable(spec.name.c_str(), &spec == current) && &spec != current) {
         app.last_request = ScenarioRequest{spec.name, {}, ""};
         changed = true;
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.summary.c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", summary_of(app, spec).c_str());
     }
     ImGui::EndCombo();
   }
@@ -182,8 +192,9 @@ bool scenario_combo(AppView& app) {
 }
 
 // Choice parameters are combos and run as soon as one is picked; the others
-// are text fields that run when the edit is committed (Enter or clicking
-// away), so half-typed numbers are not run.
+// are text fields that run on Enter (edited or not: Enter is "apply", as a
+// pick in a combo is) or when an edit is left by clicking away, so
+// half-typed numbers are not run.
 bool param_input(const ParamSpec& p, std::string& value) {
   const std::string id = "##" + p.name;
   if (p.kind == ParamKind::Choice) {
@@ -198,9 +209,10 @@ bool param_input(const ParamSpec& p, std::string& value) {
     }
     return changed;
   }
-  ImGui::InputText(id.c_str(), &value, ImGuiInputTextFlags_CharsNoBlank);
+  const bool entered =
+      ImGui::InputText(id.c_str(), &value, ImGuiInputTextFlags_CharsNoBlank | ImGuiInputTextFlags_EnterReturnsTrue);
   if (ImGui::IsItemHovered() && !p.help.empty()) ImGui::SetTooltip("%s", p.help.c_str());
-  return ImGui::IsItemDeactivatedAfterEdit();
+  return entered || ImGui::IsItemDeactivatedAfterEdit();
 }
 
 bool param_widget(const AppView& app, const ParamSpec& p, std::string& value) {
@@ -247,7 +259,8 @@ bool draw_request_form(AppView& app, BackendChoice& backend) {
     form_label(app.tr(view::Text::Input),
                app.tr("iota, ones, const:X, random:SEED, values:a,b,... or bits:hex,...",
                       "iota、ones、const:X、random:SEED、values:a,b,... 或 bits:hex,..."));
-    ImGui::InputTextWithHint("##input", spec->default_input.c_str(), &app.last_request.input);
+    run |= ImGui::InputTextWithHint("##input", spec->default_input.c_str(), &app.last_request.input,
+                                    ImGuiInputTextFlags_EnterReturnsTrue);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("iota, ones, const:X, random:SEED, values:a,b,... bits:hex,...");
     run |= ImGui::IsItemDeactivatedAfterEdit();
   }
@@ -262,40 +275,50 @@ bool draw_request_form(AppView& app, BackendChoice& backend) {
 // [SECTION] Outputs
 // ============================================================================
 
-// What the kernel wrote, eight elements a row, formatted by dtype (or as hex
-// with H): a scenario with no warp steps (bits) shows its results here, and a
-// reduction's per-block sums sit beside the claims about them. Only the rows
-// on screen are formatted (ImGuiListClipper): an output may hold n elements.
+// What the kernel wrote, up to eight elements a row, formatted by dtype (or as
+// hex with H): a scenario with no warp steps (bits) shows its results here,
+// and a reduction's per-block sums sit beside the claims about them. Columns
+// are as wide as the widest value and a narrow panel gets fewer of them
+// (view/output_table.h): a cut "1193466" reads as another number. Only the
+// rows on screen are formatted (ImGuiListClipper): an output may hold n elements.
 namespace {
 void draw_outputs(const AppView& app) {
-  constexpr int kPerRow = 8;
+  const auto measure = [](std::string_view text) {
+    return ImGui::CalcTextSize(text.data(), text.data() + text.size()).x;
+  };
+  const ImGuiStyle& style = ImGui::GetStyle();
   for (const TraceOutput& output : app.trace.outputs) {
     const std::string header = output.name + "  (" + std::to_string(output.bits.size()) + " × " +
                                dtype_name(output.dtype) + ")###output_" + output.name;
     if (!ImGui::CollapsingHeader(header.c_str(), output.name == "out" ? ImGuiTreeNodeFlags_DefaultOpen : 0))
       continue;
-    const int rows = int((output.bits.size() + kPerRow - 1) / kPerRow);
+    const float index_w = ImGui::CalcTextSize("00000").x;
+    const view::OutputTableLayout layout =
+        view::output_table_layout(view::widest_cell_width(output.bits, output.dtype, app.hex, measure),
+                                  ImGui::GetContentRegionAvail().x, index_w, style.CellPadding.x);
+    const int per_row = layout.per_row;
+    const int rows = int((output.bits.size() + per_row - 1) / per_row);
     const float row_height = ImGui::GetTextLineHeightWithSpacing();
-    const float height = std::min(float(rows), 8.5f) * row_height + ImGui::GetStyle().CellPadding.y * 2;
-    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchSame |
-                                  ImGuiTableFlags_BordersInnerV;
-    if (!ImGui::BeginTable(("##values_" + output.name).c_str(), kPerRow + 1, flags, ImVec2(0, height))) continue;
-    ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("00000").x);
-    for (int c = 0; c < kPerRow; ++c) ImGui::TableSetupColumn(nullptr);
+    const float height = std::min(float(rows), 8.5f) * row_height + style.CellPadding.y * 2 + style.ScrollbarSize;
+    // Fixed columns and a sideways scroll: a value wider than the panel scrolls, never cut.
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV;
+    if (!ImGui::BeginTable(("##values_" + output.name).c_str(), per_row + 1, flags, ImVec2(0, height))) continue;
+    ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, index_w);
+    for (int c = 0; c < per_row; ++c) ImGui::TableSetupColumn(nullptr, ImGuiTableColumnFlags_WidthFixed, layout.column_width);
     ImGuiListClipper clipper;
     clipper.Begin(rows, row_height);
     while (clipper.Step())
       for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextDisabled("%d", row * kPerRow);
-        for (int c = 0; c < kPerRow; ++c) {
+        ImGui::TextDisabled("%d", row * per_row);
+        for (int c = 0; c < per_row; ++c) {
           ImGui::TableNextColumn();
-          const size_t i = size_t(row) * kPerRow + size_t(c);
+          const size_t i = size_t(row) * per_row + size_t(c);
           if (i >= output.bits.size()) break;
           const uint64_t bits = output.bits[i];
-          const std::string text = app.hex ? format_hex(output.dtype, bits) : format_value(output.dtype, bits);
-          ImGui::TextUnformatted(text.c_str());
+          ImGui::TextUnformatted(view::output_cell_text(output.dtype, bits, app.hex).c_str());
           if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%s[%zu] = %s  (%s)", output.name.c_str(), i, format_value(output.dtype, bits).c_str(),
                               format_hex(output.dtype, bits).c_str());
@@ -349,7 +372,7 @@ void AppView::draw_scenario_panel() {
   for (const std::string& note : scenario_notes) coloured_wrapped(kNoteColour, note);
   if (const ScenarioSpec* spec = find_scenario(last_request.scenario)) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s  (%s)", spec->summary.c_str(), spec->source_path.c_str());
+    ImGui::TextWrapped("%s  (%s)", summary_of(*this, *spec).c_str(), spec->source_path.c_str());
     ImGui::PopStyleColor();
   }
   ImGui::Spacing();

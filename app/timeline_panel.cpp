@@ -54,10 +54,7 @@ void AppView::draw_timeline_panel() {
   const size_t shown = playback.shown_step();
   ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 3);
   ImGui::AlignTextToFramePadding();
-  if (language == view::Language::Chinese)
-    ImGui::Text("第 %zu 步，共 %zu 步", shown + 1, count);
-  else
-    ImGui::Text("step %zu of %zu", shown + 1, count);
+  ImGui::Text(tr(view::Text::StepOfTotal), shown + 1, count);
   if (shown < trace.steps.size()) {
     const TraceStep& step = trace.steps[shown];
     ImGui::SameLine();

@@ -86,12 +86,12 @@ void form_label(const char* text, const char* help) {
   ImGui::SetNextItemWidth(-FLT_MIN);
 }
 
-// A text field that reports a committed edit (Enter, or clicking away), so a
-// half-typed value never runs.
+// A text field that reports Enter (edited or not: Enter is "apply") or an
+// edit left by clicking away, so a half-typed value never runs.
 bool text_field(const char* id, std::string* value, const char* hint, const char* help) {
-  ImGui::InputTextWithHint(id, hint, value);
+  const bool entered = ImGui::InputTextWithHint(id, hint, value, ImGuiInputTextFlags_EnterReturnsTrue);
   if (help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
-  return ImGui::IsItemDeactivatedAfterEdit();
+  return entered || ImGui::IsItemDeactivatedAfterEdit();
 }
 
 // ============================================================================

@@ -34,7 +34,8 @@ void run_bits(warpviz::Session& s) {
 // ==================== The scenario ====================
 static const warpviz::ScenarioRegistrar bits_scenario =
     warpviz::ScenarioDeclaration("bits", 150)
-        .summary("per-lane bit intrinsics: __popc, __ffs, __clz, __brev, __fns(fns_mask, lane, fns_offset)")
+        .summary("per-lane bit intrinsics: __popc, __ffs, __clz, __brev, __fns(fns_mask, lane, fns_offset)",
+                 "逐 lane 的位运算内建函数：__popc、__ffs、__clz、__brev、__fns(fns_mask, lane, fns_offset)")
         .source("kernels/bits.cu", "bits_kernel")
         .param(warpviz::mask_param("fns_mask", "mask searched by __fns", "0x00ff00f1"))
         .param(warpviz::int_param("fns_offset", "1", -32, 32, "offset passed to __fns"))

@@ -104,7 +104,8 @@ void run_coalesced(warpviz::Session& s) {
 // ==================== The scenarios: one declaration each ====================
 static const warpviz::ScenarioRegistrar cg_reduce_scenario =
     warpviz::ScenarioDeclaration("cg_reduce", 120)
-        .summary("cooperative groups: tiled_partition<32>, tile.shfl_down, cg::reduce(tile, v, op)")
+        .summary("cooperative groups: tiled_partition<32>, tile.shfl_down, cg::reduce(tile, v, op)",
+                 "协作组：tiled_partition<32>、tile.shfl_down、cg::reduce(tile, v, op)")
         .source("kernels/cooperative_groups.cu", "cg_reduce_kernel")
         .param(warpviz::choice_param("op", "plus", {"plus", "less", "greater"}, "cg operator"))
         .input("iota", warpviz::one_warp)
@@ -114,7 +115,8 @@ static const warpviz::ScenarioRegistrar cg_reduce_scenario =
 
 static const warpviz::ScenarioRegistrar cg_scan_scenario =
     warpviz::ScenarioDeclaration("cg_scan", 130)
-        .summary("cooperative groups: inclusive_scan and exclusive_scan over tiles")
+        .summary("cooperative groups: inclusive_scan and exclusive_scan over tiles",
+                 "协作组：在 tile 上做 inclusive_scan 和 exclusive_scan")
         .source("kernels/cooperative_groups.cu", "cg_scan_kernel")
         .param(warpviz::choice_param("tile", "8", {"1", "2", "4", "8", "16", "32"}, "tile size"))
         .input("iota", warpviz::one_warp)
@@ -124,7 +126,8 @@ static const warpviz::ScenarioRegistrar cg_scan_scenario =
 
 static const warpviz::ScenarioRegistrar coalesced_scenario =
     warpviz::ScenarioDeclaration("coalesced", 140)
-        .summary("coalesced_threads() in a branch: shfl(v, 0), shfl_down(v, 1), shfl_up(v, 1)")
+        .summary("coalesced_threads() in a branch: shfl(v, 0), shfl_down(v, 1), shfl_up(v, 1)",
+                 "分支中的 coalesced_threads()：shfl(v, 0)、shfl_down(v, 1)、shfl_up(v, 1)")
         .source("kernels/cooperative_groups.cu", "coalesced_kernel")
         .param(warpviz::mask_param("active", "lanes that take the branch", "0xaaaaaaaa"))
         .input("iota", warpviz::one_warp)

@@ -69,7 +69,8 @@ void run_redux(warpviz::Session& s) {
 // ==================== The scenarios: one declaration each ====================
 static const warpviz::ScenarioRegistrar match_scenario =
     warpviz::ScenarioDeclaration("match", 100)
-        .summary("__match_any_sync and __match_all_sync: lanes holding identical bits")
+        .summary("__match_any_sync and __match_all_sync: lanes holding identical bits",
+                 "__match_any_sync 和 __match_all_sync：找出持有相同位模式的 lane")
         .source("kernels/match_redux.cu", "match_kernel")
         .param(warpviz::mask_param("mask", "member mask"))
         .input("values:3,1,4,1,5,9,2,6,5,3,5,8,9,7,9,3,2,3,8,4,6,2,6,4,3,3,8,3,2,7,9,5", warpviz::one_warp)
@@ -79,7 +80,8 @@ static const warpviz::ScenarioRegistrar match_scenario =
 
 static const warpviz::ScenarioRegistrar redux_scenario =
     warpviz::ScenarioDeclaration("redux", 110)
-        .summary("__reduce_add/min/max/and/or/xor_sync over the lanes in the mask")
+        .summary("__reduce_add/min/max/and/or/xor_sync over the lanes in the mask",
+                 "__reduce_add/min/max/and/or/xor_sync：对 mask 中的 lane 做归约")
         .source("kernels/match_redux.cu", "redux_kernel")
         .param(warpviz::mask_param("mask", "member mask (lanes outside it do not run the reductions)"))
         .input("random:1", warpviz::one_warp)

@@ -211,6 +211,7 @@ void check_transpose_params(warpviz::ResolvedScenario& r) {
 
 // ==================== The article's claims ====================
 const char* const kBankArticle = "seeds/001 (Bank Conflict)";
+const char* const kBankArticleZh = "seeds/001（Bank 冲突一节）";
 
 // Whether the run's parameters are these (name, value) pairs.
 std::function<bool(const warpviz::ParamValues&)> params_are(std::vector<std::pair<std::string, std::string>> wanted) {
@@ -227,6 +228,7 @@ warpviz::SeedClaim shared_claim(std::string text, std::string op, int wavefronts
                                 std::function<bool(const warpviz::ParamValues&)> applies) {
     warpviz::SeedClaim c;
     c.source = kBankArticle;
+    c.source_zh = kBankArticleZh;
     c.text = std::move(text);
     c.shared_op = std::move(op);
     c.wavefronts = wavefronts;
@@ -270,7 +272,8 @@ std::string bank_default_input() {
 // are quoted as ✓ and ×: the app's font has neither (nor ✗).
 static const warpviz::ScenarioRegistrar bank_scenario =
     warpviz::ScenarioDeclaration("bank", 160)
-        .summary("one warp, one shared-memory access to T tile[32][cols]: wavefronts and bank conflicts")
+        .summary("one warp, one shared-memory access to T tile[32][cols]: wavefronts and bank conflicts",
+                 "一个 warp 对 T tile[32][cols] 做一次共享内存访问：wavefront 数与 bank 冲突")
         .source("kernels/shared_banks.cu", "bank_kernel")
         .param(warpviz::choice_param("pattern", "column", {"row", "column", "broadcast", "stride", "xor-swizzle", "custom"},
                                      "lane l's element: row tile[0][l], column tile[l][0], broadcast tile[0][0], stride "
@@ -310,7 +313,8 @@ static const warpviz::ScenarioRegistrar bank_scenario =
 
 static const warpviz::ScenarioRegistrar transpose_scenario =
     warpviz::ScenarioDeclaration("transpose", 170)
-        .summary("the classic tile transpose: rows into a shared tile, columns out (cols 33: padded)")
+        .summary("the classic tile transpose: rows into a shared tile, columns out (cols 33: padded)",
+                 "经典的分块转置：按行写入共享 tile，按列读出（cols 33：填充）")
         .source("kernels/shared_banks.cu", "transpose_kernel")
         .param(warpviz::int_param("n", "64", 32, 512, "matrix side (a multiple of 32)"))
         .param(warpviz::choice_param("cols", "32", {"32", "33"}, "the tile's row length (33: one float of padding)"))

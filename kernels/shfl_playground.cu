@@ -102,7 +102,8 @@ void add_shfl_notes(warpviz::ResolvedScenario& r) {
 // ==================== The scenario ====================
 static const warpviz::ScenarioRegistrar shfl_scenario =
     warpviz::ScenarioDeclaration("shfl", 50)
-        .summary("one shuffle: the playground for edge cases (widths, masks, args beyond 31, raw PTX c)")
+        .summary("one shuffle: the playground for edge cases (widths, masks, args beyond 31, raw PTX c)",
+                 "单次 shuffle：试验边界情况（width、mask、超过 31 的参数、原始 PTX 的 c）")
         .source("kernels/shfl_playground.cu", "shfl_playground")
         .param(warpviz::choice_param("op", "down", {"idx", "up", "down", "xor"}, "shuffle variant"))
         .param(warpviz::int_param("arg", "1", INT32_MIN, UINT32_MAX,

@@ -56,12 +56,14 @@ void run_reduce_int(warpviz::Session& s) {
 // ==================== The scenario ====================
 static const warpviz::ScenarioRegistrar reduce_int_scenario =
     warpviz::ScenarioDeclaration("reduce_int", 70)
-        .summary("the article's reduceKernel: warpReduceSum, warpSums[32], warp 0 reduces the warp sums")
+        .summary("the article's reduceKernel: warpReduceSum, warpSums[32], warp 0 reduces the warp sums",
+                 "原文的 reduceKernel：warpReduceSum，warpSums[32]，由 warp 0 归约各 warp 的部分和")
         .source("kernels/warp_reduce_int.cu", "reduceKernel")
         .param(warpviz::int_param("n", "1024", 1, int64_t(1) << 26, "number of input elements"))
         .param(warpviz::int_param("block", "256", 32, 1024, "threads per block (a multiple of 32)"))
         .input("iota", [](const warpviz::ParamValues& p) { return size_t(p.get_int("n")); })
         .claim({"article, warpReduceSum", "return value; // 所有 lane 都持有相同结果 (every lane holds the same result)",
-                "warp_result", -1, ""})
+                "warp_result", -1, ""},
+               "原文的 warpReduceSum")
         .block_reduction()
         .run<int>([](warpviz::Session& s, auto) { run_reduce_int(s); });

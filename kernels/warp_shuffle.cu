@@ -141,11 +141,14 @@ using f64 = warpviz::device_f64;
 
 static const warpviz::ScenarioRegistrar test_shuffle_scenario =
     warpviz::ScenarioDeclaration("test_shuffle", 10)
-        .summary("the seed's test_shuffle: shfl_down by 1 plus shfl_xor by 1, per lane")
+        .summary("the seed's test_shuffle: shfl_down by 1 plus shfl_xor by 1, per lane",
+                 "原文的 test_shuffle：每个 lane 做 shfl_down 1 加 shfl_xor 1")
         .source("kernels/warp_shuffle.cu", "test_shuffle")
         .input("iota", warpviz::one_warp)
-        .claim({"seeds/000 main()", "Thread 0 result: (expected: 0+1 + 0^1=1 = 1.0)", "out", 0, "1"})
-        .claim({"seeds/000 main()", "Thread 5 result: (expected: 6 + 5^1=4 = 10.0)", "out", 5, "10"})
+        .claim({"seeds/000 main()", "Thread 0 result: (expected: 0+1 + 0^1=1 = 1.0)", "out", 0, "1"},
+               "seeds/000 的 main()")
+        .claim({"seeds/000 main()", "Thread 5 result: (expected: 6 + 5^1=4 = 10.0)", "out", 5, "10"},
+               "seeds/000 的 main()")
         .run<f32, f64, int>([](warpviz::Session& s, auto value) {
             using T = typename decltype(value)::type;
             run_one_warp<T>(s, test_shuffle<T>);
@@ -153,7 +156,8 @@ static const warpviz::ScenarioRegistrar test_shuffle_scenario =
 
 static const warpviz::ScenarioRegistrar warp_sum_scenario =
     warpviz::ScenarioDeclaration("warp_sum", 20)
-        .summary("the seed's warp_sum: val += __shfl_down_sync(full, val, offset), offset 16 -> 1")
+        .summary("the seed's warp_sum: val += __shfl_down_sync(full, val, offset), offset 16 -> 1",
+                 "原文的 warp_sum：val += __shfl_down_sync(full, val, offset)，offset 从 16 到 1")
         .source("kernels/warp_shuffle.cu", "warp_sum_kernel")
         .input("iota", warpviz::one_warp)
         .run<f32, int>([](warpviz::Session& s, auto value) {
@@ -163,7 +167,8 @@ static const warpviz::ScenarioRegistrar warp_sum_scenario =
 
 static const warpviz::ScenarioRegistrar warp_sum_xor_scenario =
     warpviz::ScenarioDeclaration("warp_sum_xor", 30)
-        .summary("the seed's butterfly: val += __shfl_xor_sync(full, val, offset), offset 1 -> 16")
+        .summary("the seed's butterfly: val += __shfl_xor_sync(full, val, offset), offset 1 -> 16",
+                 "原文的蝶形归约：val += __shfl_xor_sync(full, val, offset)，offset 从 1 到 16")
         .source("kernels/warp_shuffle.cu", "warp_sum_xor_kernel")
         .input("iota", warpviz::one_warp)
         .run<f32, int>([](warpviz::Session& s, auto value) {
@@ -173,14 +178,16 @@ static const warpviz::ScenarioRegistrar warp_sum_xor_scenario =
 
 static const warpviz::ScenarioRegistrar warp_max_scenario =
     warpviz::ScenarioDeclaration("warp_max", 40)
-        .summary("the seed's warp_max: fmaxf with __shfl_down_sync, offset 16 -> 1")
+        .summary("the seed's warp_max: fmaxf with __shfl_down_sync, offset 16 -> 1",
+                 "原文的 warp_max：fmaxf 配合 __shfl_down_sync，offset 从 16 到 1")
         .source("kernels/warp_shuffle.cu", "warp_max_kernel")
         .input("iota", warpviz::one_warp)
         .run<f32>([](warpviz::Session& s, auto) { run_one_warp<f32>(s, warp_max_kernel<f32>); });
 
 static const warpviz::ScenarioRegistrar reduce_sum_scenario =
     warpviz::ScenarioDeclaration("reduce_sum", 60)
-        .summary("the seed's two-level reduce_sum: warp_sum, warp sums through shared memory, warp 0 again")
+        .summary("the seed's two-level reduce_sum: warp_sum, warp sums through shared memory, warp 0 again",
+                 "原文的两级 reduce_sum：先 warp_sum，各 warp 的和经共享内存交给 warp 0 再归约")
         .source("kernels/warp_shuffle.cu", "reduce_sum")
         .param(warpviz::int_param("n", "1024", 1, int64_t(1) << 26, "number of input elements"))
         .param(warpviz::int_param("block", "256", 32, 1024, "threads per block (a multiple of 32)"))

@@ -72,7 +72,8 @@ void run_compact(warpviz::Session& s) {
 // ==================== The scenarios: one declaration each ====================
 static const warpviz::ScenarioRegistrar vote_scenario =
     warpviz::ScenarioDeclaration("vote", 80)
-        .summary("the article's vote: pred = value > 0; ballot, any, all, __ffs(ballot) - 1, __popc(ballot)")
+        .summary("the article's vote: pred = value > 0; ballot, any, all, __ffs(ballot) - 1, __popc(ballot)",
+                 "原文的投票：pred = value > 0；ballot、any、all、__ffs(ballot) - 1、__popc(ballot)")
         .source("kernels/warp_vote.cu", "vote_kernel")
         .param(warpviz::choice_param("predicate", "positive", {"positive", "raw"},
                                      "positive: value > 0 (the article); raw: the value itself, any non-zero is true"))
@@ -84,7 +85,8 @@ static const warpviz::ScenarioRegistrar vote_scenario =
 
 static const warpviz::ScenarioRegistrar compact_scenario =
     warpviz::ScenarioDeclaration("compact", 90)
-        .summary("stream compaction: keep non-zero values, slot = popc(ballot & lanes below)")
+        .summary("stream compaction: keep non-zero values, slot = popc(ballot & lanes below)",
+                 "流压缩：保留非零值，写入位置 = popc(ballot & 更低编号的 lane)")
         .source("kernels/warp_vote.cu", "compact_kernel")
         .input("values:5,0,0,7,1,0,3,0,0,0,2,8,0,0,0,4,6,0,0,0,9,0,1,0,0,3,0,0,5,0,0,2", warpviz::one_warp)
         .compaction()

@@ -17,6 +17,7 @@
 #include "warpviz/view/block_view.h"
 #include "warpviz/view/history.h"
 #include "warpviz/view/lane_view.h"
+#include "warpviz/view/output_table.h"
 #include "warpviz/view/playback.h"
 #include "warpviz/view/settings.h"
 #include "warpviz/view/strings.h"
@@ -274,7 +275,7 @@ TEST_CASE("lane frame of warp_sum: reads, kept values, labels", "[lanes]") {
   const LaneFrame f = lane_frame(t, 0, false);
   REQUIRE(f.cells.size() == 32);
   REQUIRE(f.arrows.size() == 32);
-  CHECK(f.round_label == "round 1/5");
+  CHECK(place_label(f, Language::English) == "round 1/5");
   CHECK(f.op_label == "shfl.down  delta 16  width 32  mask 0xffffffff");
   for (const Arrow& a : f.arrows) {
     INFO("lane " << a.to_lane);
@@ -297,7 +298,7 @@ TEST_CASE("lane frame of warp_sum: reads, kept values, labels", "[lanes]") {
   CHECK(hex.cells[3].in_text == "0x40400000");  // 3.0f
 
   const LaneFrame last = lane_frame(t, 4, false);
-  CHECK(last.round_label == "round 5/5");
+  CHECK(place_label(last, Language::English) == "round 5/5");
   CHECK(last.op_label == "shfl.down  delta 1  width 32  mask 0xffffffff");
   CHECK(last.arrows[0].from_lane == 1);
   CHECK(last.arrows[31].kind == ArrowKind::KeepOwn);
@@ -340,7 +341,12 @@ TEST_CASE("lane frame labels name each op's operands", "[lanes]") {
 
   const Trace redux = run("redux");
   CHECK(lane_frame(redux, 0, false).op_label == "redux.add  mask 0xffffffff");
-  CHECK(lane_frame(redux, 0, false).round_label == "round 1/6");
+  // redux is one instruction a step, not a round of shuffles: "step", numbered as the timeline.
+  CHECK(place_label(lane_frame(redux, 0, false), Language::English) == "step 1/" + std::to_string(redux.steps.size()));
+  const LaneFrame ballot_frame = lane_frame(vote, ballot, false);
+  CHECK_FALSE(ballot_frame.is_round);
+  CHECK(place_label(ballot_frame, Language::English) ==
+        "step " + std::to_string(ballot + 1) + "/" + std::to_string(vote.steps.size()));
 }
 
 TEST_CASE("lane frame of shared-memory steps shows each lane's byte address", "[lanes][bank]") {
@@ -454,7 +460,7 @@ TEST_CASE("history table of warp_sum: dims, texts, heat and clicks", "[history]"
     p.seek(h.step_indices[c]);
     CHECK(t.steps[p.step()].seq == c);
     const LaneFrame f = lane_frame(t, p.step(), false);
-    CHECK(f.round_label == "round " + std::to_string(c + 1) + "/5");
+    CHECK(place_label(f, Language::English) == "round " + std::to_string(c + 1) + "/5");
     CHECK(h.cells[7][c].text == f.cells[7].out_text);
   }
 
@@ -734,4 +740,142 @@ TEST_CASE("settings: recent files and the time limit round trip, damage is refus
   CHECK(c.recent_files.empty());
   CHECK(c.time_limit_s == AppSettings{}.time_limit_s);
   CHECK_THAT(warning, Catch::Contains("recent_files") && Catch::Contains("time_limit_s"));
+}
+
+// --- Outputs table ---------------------------------------------------------------
+
+namespace {
+// A fixed-pitch face, 7 px a character, with a wider 'm' and '-' so the test
+// does not pass only because every glyph is as wide as a digit.
+float fake_measure(std::string_view text) {
+  float w = 0;
+  for (char c : text) w += (c == '-' || c == 'n') ? 8.0f : 7.0f;
+  return w;
+}
+}  // namespace
+
+TEST_CASE("outputs table: the issue's values are shown whole, decimal and hex", "[view][outputs]") {
+  // Prepare: the vote scenario's ballot and a match mask as issue 10 saw them cut.
+  const std::vector<uint64_t> bits = {0x4722d8adu, 1847137u * 1000u + 123u, 0x43f80000u};
+  for (bool hex : {false, true}) {
+    // Run
+    const float widest = widest_cell_width(bits, DType::U32, hex, fake_measure);
+    const OutputTableLayout layout = output_table_layout(widest, 380, 35, 4);
+    // Verify: every cell's text fits its column, and the row fits the panel.
+    for (uint64_t b : bits) CHECK(fake_measure(output_cell_text(DType::U32, b, hex)) <= layout.column_width);
+    CHECK(layout.per_row >= 1);
+    CHECK(35 + 8 + layout.per_row * (layout.column_width + 8) <= 380);
+    CHECK(35 + 8 + (layout.per_row + 1) * (layout.column_width + 8) > 380);  // as many as fit
+  }
+  CHECK(output_cell_text(DType::U32, 0x4722d8adu, false) == "1193466029");
+  CHECK(output_cell_text(DType::U32, 0x4722d8adu, true) == "0x4722d8ad");
+}
+
+TEST_CASE("outputs table: a value of the widest format fits the column of a long output", "[view][outputs]") {
+  for (DType t : {DType::I32, DType::U32, DType::F32, DType::F64, DType::I64, DType::U64}) {
+    for (bool hex : {false, true}) {
+      // Prepare: an output too long to measure value by value, holding the extremes.
+      std::vector<uint64_t> bits(kMeasuredOutputLimit + 1, 0);
+      const std::vector<uint64_t> extremes = {
+          0x80000000u, 0xffffffffu, uint64_t(1) << 63, ~uint64_t(0), 0x00800001u /* f32 near min normal */,
+          0x80800001u, 0xff7fffffu /* -FLT_MAX */, 0x8010000000000001ull /* f64 near min normal */,
+          0xffefffffffffffffull /* -DBL_MAX */, 0x7fc00001u /* f32 NaN */, 0xfff0000000000001ull /* f64 NaN */};
+      std::copy(extremes.begin(), extremes.end(), bits.begin());
+      // Run
+      const float widest = widest_cell_width(bits, t, hex, fake_measure);
+      const OutputTableLayout layout = output_table_layout(widest, 300, 35, 4);
+      // Verify
+      INFO(dtype_name(t) << (hex ? " hex" : " decimal"));
+      for (uint64_t b : extremes) {
+        const uint64_t value = mask_to_width(t, b);
+        INFO(output_cell_text(t, value, hex));
+        CHECK(fake_measure(output_cell_text(t, value, hex)) <= layout.column_width);
+      }
+    }
+  }
+}
+
+TEST_CASE("outputs table: a narrow panel wraps to fewer values, never fewer than one", "[view][outputs]") {
+  CHECK(output_table_layout(70, 10000, 35, 4).per_row == 8);  // wide: the usual eight
+  CHECK(output_table_layout(70, 35 + 8 + 3 * 78, 35, 4).per_row == 3);
+  CHECK(output_table_layout(70, 35 + 8 + 3 * 78 - 1, 35, 4).per_row == 2);
+  const OutputTableLayout narrow = output_table_layout(70, 20, 35, 4);
+  CHECK(narrow.per_row == 1);
+  CHECK(narrow.column_width >= 70);  // cut never: the table scrolls sideways instead
+}
+
+// --- Step and round numbers ----------------------------------------------------
+
+TEST_CASE("place labels: rounds only for a warp's consecutive shuffles, 1-based, in both languages", "[lanes]") {
+  // Prepare: a reduction (warp_sum: five shfl.down) and scenarios without rounds.
+  const Trace sum = run("warp_sum");
+  const Trace vote = run("vote");
+  const Trace match = run("match");
+  // Run / Verify: warp_sum's steps are rounds 1..5.
+  for (size_t i = 0; i < sum.steps.size(); ++i) {
+    const LaneFrame f = lane_frame(sum, i, false);
+    CHECK(f.is_round);
+    CHECK(f.number == i + 1);
+    CHECK(f.count == 5);
+  }
+  CHECK(place_label(lane_frame(sum, 1, false), Language::Chinese) == "第 2/5 轮");
+  // A vote and a match are steps, numbered as the timeline ("step k of n", k from 1).
+  for (const Trace* t : {&vote, &match}) {
+    for (size_t i = 0; i < t->steps.size(); ++i) {
+      const LaneFrame f = lane_frame(*t, i, false);
+      INFO(op_name(t->steps[i].op) << " at " << i);
+      CHECK_FALSE(f.is_round);
+      CHECK(f.number == i + 1);
+      CHECK(f.count == t->steps.size());
+      const std::string english = place_label(f, Language::English);
+      CHECK(english.rfind("step ", 0) == 0);
+      CHECK(english.find("round") == std::string::npos);
+    }
+  }
+  // test_shuffle's shfl.down then shfl.bfly are two different shuffles, not rounds.
+  const Trace shuffle = run("test_shuffle");
+  REQUIRE(shuffle.steps.size() == 2);
+  CHECK(place_label(lane_frame(shuffle, 1, false), Language::English) == "step 2/2");
+  // reduce_sum: each warp's five shfl.down are rounds, the second level's too.
+  const Trace reduce = run("reduce_sum");
+  const StepPlace first = step_place(reduce, 0);
+  CHECK(first.is_round);
+  CHECK(first.number == 1);
+  CHECK(first.count == 5);
+  for (size_t i = 0; i < reduce.steps.size(); ++i) {
+    const StepPlace place = step_place(reduce, i);
+    INFO("step " << i);
+    if (place.is_round) CHECK(place.count == 5);  // warp 0's second level is a run of its own
+  }
+  CHECK_FALSE(step_place(reduce, reduce.steps.size()).is_round);  // past the end: nothing
+  CHECK(place_label(lane_frame(match, 0, false), Language::Chinese) ==
+        "第 1/" + std::to_string(match.steps.size()) + " 步");
+}
+
+TEST_CASE("the step and round words switch with the language", "[strings]") {
+  for (Text t : {Text::Round, Text::RoundOf, Text::StepOf, Text::StepOfTotal, Text::StepNumber}) {
+    const std::string english = tr(t, Language::English), chinese = tr(t, Language::Chinese);
+    CHECK(!english.empty());
+    CHECK(!chinese.empty());
+    CHECK(english != chinese);
+    // The formats take the same arguments in both languages.
+    CHECK(std::count(english.begin(), english.end(), '%') == std::count(chinese.begin(), chinese.end(), '%'));
+  }
+}
+
+TEST_CASE("L switches the scenarios' summaries and the seed claims' sources to Chinese", "[strings]") {
+  // Every built-in scenario's declaration carries both languages (the app shows
+  // the Chinese where the language is Chinese, scenario_panel.cpp).
+  auto has_cjk = [](const std::string& s) {  // UTF-8 lead bytes of U+4E00..U+9FFF
+    return std::any_of(s.begin(), s.end(), [](char c) { return uint8_t(c) >= 0xe4 && uint8_t(c) <= 0xe9; });
+  };
+  for (const ScenarioSpec& spec : scenario_specs()) {
+    INFO(spec.name);
+    CHECK(has_cjk(spec.summary_zh));
+    CHECK_FALSE(has_cjk(spec.summary));
+    for (const SeedClaim& claim : spec.seed_claims) {
+      INFO(claim.source);
+      CHECK(has_cjk(claim.source_zh));
+    }
+  }
 }

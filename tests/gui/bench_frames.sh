@@ -60,7 +60,7 @@ echo "big trace: $steps steps = $((steps * 32)) lane records, $(du -h "$work/big
 for run in 1 2 3 4 5; do
   small=$(first_frame_ms "$app" "$work/small.wvt" --size $size --screenshot "$work/small.png")
   big=$(first_frame_ms "$app" "$work/big.wvt" --size $size --screenshot "$work/big.png")
-  big_step=$(first_frame_ms "$app" "$work/big.wvt" --size $size --step $((steps - 1)) --screenshot "$work/big_end.png")
+  big_step=$(first_frame_ms "$app" "$work/big.wvt" --size $size --step $steps --screenshot "$work/big_end.png")
   printf 'run %d: one warp %s ms   1M lane records %s ms   same, at its last step %s ms\n' "$run" "$small" "$big" "$big_step"
 done
 echo "phases of the last run (1M lane records):"

@@ -4,6 +4,9 @@
 #
 #   run_gui_test.sh WARPVIZ CHECKER OUT.png [WARPVIZ ARGS...] -- [CHECKER ARGS...]
 #
+# WARPVIZ_GUI_EXPECT_EXIT (default 0) is the exit status warpviz must give: 2
+# for a run that shows an error and still says so to scripts.
+#
 # Without xvfb-run the test fails and says how to get it: a GUI test that
 # cannot run must not pass (scripts/install-deps.sh installs xvfb).
 set -euo pipefail
@@ -30,10 +33,13 @@ rm -f "$out"
 log=${out%.png}.log
 # A fresh X server per test (-a picks a free display); software GL (llvmpipe)
 # gives OpenGL 3.3 core without a GPU.
+expect_exit=${WARPVIZ_GUI_EXPECT_EXIT:-0}
 echo "+ xvfb-run warpviz --screenshot $out ${app_args[*]}"
-if ! LIBGL_ALWAYS_SOFTWARE=1 timeout 120 xvfb-run -a -s "-screen 0 1920x1080x24" \
-    "$app" --screenshot "$out" "${app_args[@]}" >"$log" 2>&1; then
-  echo "FAIL: warpviz exited with an error; its output:" >&2
+rc=0
+LIBGL_ALWAYS_SOFTWARE=1 timeout 120 xvfb-run -a -s "-screen 0 1920x1080x24" \
+    "$app" --screenshot "$out" "${app_args[@]}" >"$log" 2>&1 || rc=$?
+if [ "$rc" != "$expect_exit" ]; then
+  echo "FAIL: warpviz exited with $rc (expected $expect_exit); its output:" >&2
   cat "$log" >&2
   exit 1
 fi

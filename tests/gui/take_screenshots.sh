@@ -53,15 +53,15 @@ EOF
   echo "$out/$name.png  $(du -k "$out/$name.png" | cut -f1) KB"
 }
 
-shot lanes_warp_sum full --scenario warp_sum --step 1
-shot test_shuffle_seed full --scenario test_shuffle --step 1
-shot vote_ballot "$lower_row" --scenario vote --step 2
-shot compact_slots "$lower_row" --scenario compact --step 0
-shot match_groups "$lower_row" --scenario match --step 0
-shot block_reduce_sum "$lower_row" --scenario reduce_sum --step 7
-shot presentation full --scenario warp_sum --step 1 --presentation
+shot lanes_warp_sum full --scenario warp_sum --step 2
+shot test_shuffle_seed full --scenario test_shuffle --step 2
+shot vote_ballot "$lower_row" --scenario vote --step 3
+shot compact_slots "$lower_row" --scenario compact --step 1
+shot match_groups "$lower_row" --scenario match --step 1
+shot block_reduce_sum "$lower_row" --scenario reduce_sum --step 8
+shot presentation full --scenario warp_sum --step 2 --presentation
 shot bank_unpadded "$bank_panel" --scenario bank --set pattern=column --set cols=32
 shot bank_padded "$bank_panel" --scenario bank --set pattern=column --set cols=33
-shot transpose_app full --scenario transpose --step 4
+shot transpose_app full --scenario transpose --step 5
 shot presentation_bank full --scenario bank --set pattern=column --set cols=33 --presentation
-shot chinese_ui full --scenario reduce_int --step 7 --lang zh
+shot chinese_ui full --scenario reduce_int --step 8 --lang zh

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace warpviz::view {
 
@@ -146,14 +147,62 @@ LaneFrame lane_frame(const Trace& trace, size_t index, bool hex) {
     frame.arrows.push_back(arrow);
   }
 
-  // Steps are ordered by block, warp, seq: the warp's steps are one run around index.
-  size_t first = index, last = index;
-  while (first > 0 && same_warp(trace.steps[first - 1], step)) --first;
-  while (last + 1 < trace.steps.size() && same_warp(trace.steps[last + 1], step)) ++last;
-  frame.round_label =
-      "round " + std::to_string(index - first + 1) + "/" + std::to_string(last - first + 1);
+  const StepPlace place = step_place(trace, index);
+  frame.is_round = place.is_round;
+  frame.number = place.number;
+  frame.count = place.count;
   frame.op_label = op_label(step);
   return frame;
+}
+
+StepPlace step_place(const Trace& trace, size_t index) {
+  StepPlace place;
+  if (index >= trace.steps.size()) return place;
+  const TraceStep& step = trace.steps[index];
+  // Steps are ordered by block, warp, seq. A reduction's rounds are a run of
+  // the warp's shuffles of one kind whose offset moves one way (warp_sum's
+  // shfl.down 16, 8, 4, 2, 1; butterfly's xor 1 ... 16); reduce_sum's warp 0
+  // starts a second run at its second level's 16. A lone shuffle,
+  // test_shuffle's down-then-xor or any other op is a step.
+  auto direction = [&](size_t i) {  // from step i to i + 1: +1, -1, or 0 when no run goes on
+    const TraceStep& a = trace.steps[i];
+    const TraceStep& b = trace.steps[i + 1];
+    if (!same_warp(a, b) || a.op != b.op || !op_is_shuffle(a.op) || a.args.b == b.args.b) return 0;
+    return b.args.b > a.args.b ? 1 : -1;
+  };
+  size_t first = index, last = index;
+  if (op_is_shuffle(step.op)) {
+    // Back to the warp's first step, splitting runs on the way forward from it.
+    size_t start = index;
+    while (start > 0 && same_warp(trace.steps[start - 1], step)) --start;
+    first = start;
+    int run_direction = 0;
+    for (size_t i = start; i < index; ++i) {
+      const int d = direction(i);
+      if (d != 0 && (run_direction == 0 || d == run_direction)) {
+        run_direction = d;
+      } else {
+        first = i + 1;
+        run_direction = 0;
+      }
+    }
+    for (last = index; last + 1 < trace.steps.size(); ++last) {
+      const int d = direction(last);
+      if (d == 0 || (run_direction != 0 && d != run_direction)) break;
+      run_direction = d;
+    }
+  }
+  place.is_round = last > first;
+  place.number = place.is_round ? index - first + 1 : index + 1;
+  place.count = place.is_round ? last - first + 1 : trace.steps.size();
+  return place;
+}
+
+std::string place_label(const LaneFrame& frame, Language language) {
+  char text[64];
+  std::snprintf(text, sizeof text, tr(frame.is_round ? Text::RoundOf : Text::StepOf, language), frame.number,
+                frame.count);
+  return text;
 }
 
 // ---- animation ----------------------------------------------------------------

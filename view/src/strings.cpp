@@ -86,6 +86,12 @@ constexpr Words kWords[] = {
     {Text::LatencyCycles, "latency (cycles per access, one warp)", "延迟（每次访问的周期数，单个 warp）"},
     {Text::ThroughputCycles, "throughput (SM cycles per warp access, all SMs full)",
      "吞吐（每次 warp 访问的 SM 周期数，所有 SM 满载）"},
+    // Step and round numbers, 1-based wherever a user reads them (printf formats).
+    {Text::RoundOf, "round %zu/%zu", "第 %zu/%zu 轮"},
+    {Text::StepOf, "step %zu/%zu", "第 %zu/%zu 步"},
+    {Text::StepOfTotal, "step %zu of %zu", "第 %zu 步，共 %zu 步"},
+    {Text::StepNumber, "step %zu", "第 %zu 步"},
+    {Text::CurrentStep, "Step", "当前步"},
 };
 
 constexpr bool in_enum_order() {

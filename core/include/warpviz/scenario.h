@@ -65,6 +65,7 @@ struct SeedClaim {
   // The run's parameters the claim is about (pattern=column, cols=32, ...);
   // a run they do not describe is not checked. Unset: every run.
   std::function<bool(const ParamValues&)> applies{};
+  std::string source_zh{};  // `source` in Chinese (L switches); empty: `source`
 };
 
 struct SeedClaimResult {
@@ -92,6 +93,7 @@ struct ScenarioSpec {
   // never depends on which object file the linker reads first.
   int order = 0;
   std::string summary;
+  std::string summary_zh;   // the summary in Chinese (L switches); empty: the English one
   std::string source_path;  // kernel source, relative to the repository root
   std::string kernel;       // the __global__ function that runs
   std::vector<ParamSpec> params;

@@ -115,8 +115,10 @@ class ScenarioDeclaration {
     spec_.order = order;
   }
 
-  ScenarioDeclaration& summary(std::string text) {
+  // What the scenario is, in English and in Chinese (the L key switches).
+  ScenarioDeclaration& summary(std::string text, std::string chinese = {}) {
     spec_.summary = std::move(text);
+    spec_.summary_zh = std::move(chinese);
     return *this;
   }
   // The kernel file as the source panel names it (relative to the repository
@@ -140,6 +142,11 @@ class ScenarioDeclaration {
   ScenarioDeclaration& claim(SeedClaim c) {
     spec_.seed_claims.push_back(std::move(c));
     return *this;
+  }
+  // A claim with its source named in Chinese too ("seeds/000 的 main()").
+  ScenarioDeclaration& claim(SeedClaim c, std::string source_zh) {
+    c.source_zh = std::move(source_zh);
+    return claim(std::move(c));
   }
   // The run's dtype when the scenario has no dtype parameter.
   ScenarioDeclaration& dtype_of(std::function<DType(const ParamValues&)> of) {

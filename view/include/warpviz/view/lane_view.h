@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "warpviz/trace.h"
+#include "warpviz/view/strings.h"
 
 namespace warpviz::view {
 
@@ -48,7 +49,11 @@ struct Arrow {
 struct LaneFrame {
   std::vector<LaneCell> cells;   // 32
   std::vector<Arrow> arrows;     // shuffles only; one per active lane
-  std::string round_label;       // "round 2/5"
+  // Where the step is, 1-based: a round of a reduction (consecutive shuffles
+  // of one warp: "round 2/5", what a student counts in warp_sum), else the
+  // step of the whole trace as the timeline numbers it ("step 3/7").
+  bool is_round = false;
+  size_t number = 0, count = 0;
   std::string op_label;          // "shfl.down  offset 16  width 32  mask 0xffffffff"
 };
 
@@ -59,9 +64,19 @@ std::string value_text(DType type, uint64_t bits, bool hex);
 // the views show them in hex whatever `hex` says.
 bool op_result_is_mask(Op op);
 
-// Cells and arrows for step `index` of `trace`. The round is the step's place
-// among its warp's steps ("round 2/5"), what a student counts in warp_sum.
+// Where step `index` is, 1-based: a round of a reduction (consecutive shuffles
+// of one kind in one warp: round 2 of warp_sum's 5), else the step of the whole trace as
+// the timeline numbers it (step 3 of 7).
+struct StepPlace {
+  bool is_round = false;
+  size_t number = 0, count = 0;
+};
+StepPlace step_place(const Trace& trace, size_t index);
+
+// Cells and arrows for step `index` of `trace`, and its place (a round or a step).
 LaneFrame lane_frame(const Trace& trace, size_t index, bool hex);
+// "round 2/5" or "step 3/7" in `language`.
+std::string place_label(const LaneFrame& frame, Language language);
 
 // Where a value sits mid-animation: from the source cell (top row) toward the
 // destination cell (bottom row), t in 0..1 (eased by the caller).

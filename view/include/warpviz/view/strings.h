@@ -16,6 +16,7 @@ enum class Text {
   PanelBank, Wavefront, Wavefronts, Conflict, Conflicts, Broadcasts, PadTile, UnpadTile, NoSharedAccess, BankOfCell, Banks, Padding,
   Model, Measured, LoadWavefronts, LoadConflicts, StoreWavefronts, StoreConflicts, LatencyCycles,
   ThroughputCycles,
+  RoundOf, StepOf, StepOfTotal, StepNumber, CurrentStep,
   Count  // keep last
 };
 
