@@ -237,14 +237,11 @@ int run_new_file(const Args& args) {
 }
 
 int run_list_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  if (!fs::is_regular_file(path)) {
     std::cerr << "warpviz-cli list: " << path << ": no such file\n";
     return 2;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  const user::UserSource src = user::scan_user_source(path, ss.str());
+  const user::UserSource src = user::scan_user_source(path, user::read_text_file(path));
   if (src.declares_scenarios && !src.has_main) {
     // The declarations are code: the file is compiled and asked.
     user::FileRequest request;

@@ -17,12 +17,7 @@ namespace {
 
 std::string fixture(const std::string& name) { return std::string(WARPVIZ_TEST_USER_FILES) + "/" + name; }
 
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read(const std::string& path) { return read_text_file(path); }
 
 FileRun run_file(const std::string& name, FileRequest request = {}) {
   request.path = fixture(name);

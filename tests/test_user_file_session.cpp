@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "warpviz/user_source.h"
 #include "warpviz/view/user_file_session.h"
 
 using namespace warpviz;
@@ -23,12 +24,7 @@ constexpr double kSettle = 240;  // seconds: a cold compile on a busy two-core m
 
 std::string fixture(const std::string& name) { return std::string(WARPVIZ_TEST_USER_FILES) + "/" + name; }
 
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read(const std::string& path) { return user::read_text_file(path); }
 
 struct TempDir {
   fs::path path;

@@ -256,10 +256,7 @@ UserSource scan_user_source(const std::string& path, const std::string& text) {
       const fs::path target = fs::weakly_canonical(file.parent_path() / m[1].str(), ec);
       if (ec || !fs::is_regular_file(target, ec) || !visited.insert(target.string()).second) continue;
       src.local_includes.push_back(target.string());
-      std::ifstream in(target, std::ios::binary);
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      pending.emplace_back(target, ss.str());
+      pending.emplace_back(target, read_text_file(target.string()));
     }
   }
   return src;
@@ -364,6 +361,13 @@ std::string rewrite_for_host(const std::string& text) {
   }
 
   return apply_edits(text, std::move(edits));
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 std::string kernel_base_name(const std::string& kernel) {

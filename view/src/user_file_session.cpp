@@ -4,6 +4,7 @@
 // [SECTION] Session: starting and stopping runs
 // [SECTION] Session: per frame
 // [SECTION] Session: what the panels show
+#include "warpviz/user_source.h"
 #include "warpviz/view/user_file_session.h"
 
 #include <algorithm>
@@ -29,12 +30,7 @@ std::string kernel_of(const Trace& launch) {
   return it == launch.meta.params.end() ? std::string() : it->second;
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string read_text(const std::string& path) { return user::read_text_file(path); }
 
 // Two spellings of one file (relative, absolute, through "..") compare equal.
 bool same_file(const std::string& a, const std::string& b) {

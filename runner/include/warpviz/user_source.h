@@ -45,6 +45,9 @@ std::string rewrite_for_host(const std::string& text);
 // The launches only: what nvcc needs (it reads extern __shared__ itself).
 std::string rewrite_launches(const std::string& text);
 
+// A file's whole text; empty when it cannot be read.
+std::string read_text_file(const std::string& path);
+
 // "my_sum" or "reduce<float,256>" -> the kernel's base name ("reduce").
 std::string kernel_base_name(const std::string& kernel);
 
