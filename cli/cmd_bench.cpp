@@ -1,17 +1,28 @@
 // warpviz-cli bench emulator: how fast the CPU emulator runs reduce_sum.
 // warpviz-cli bench record: what recording costs on a GPU (bench_record.cu).
+// warpviz-cli bench reduce / latency: what warp code costs on a GPU
+// (bench_reduce.cu, bench_latency.cu), written to a measurements file.
 // A benchmark prints figures and checks results; missed goals are reported.
 #include <bit>
 #include <chrono>
 #include <cstdlib>
 #include <iomanip>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <optional>
+#include <sstream>
 
 #include "cli_command.h"
 #include "warpviz/backends.h"
+#include "warpviz/file_write.h"
+#include "warpviz/measurements.h"
 #include "warpviz/scenario.h"
 #ifdef WARPVIZ_HAVE_CUDA
+#include "warpviz/latency_benchmark.h"
 #include "warpviz/record_benchmark.h"
+#include "warpviz/reduce_benchmark.h"
 #endif
 
 namespace warpviz::cli {
@@ -59,13 +70,143 @@ int bench_record(const Args& args) {
 #endif
 }
 
+const char* const kReduceUsage =
+    "usage: warpviz-cli bench reduce [--log2n L[,L...]] [--repeat R] [--json FILE] [--show FILE]\n"
+    "  Sums 2^L values (L = 28,20 by default), f32 and i32, on GPU 0 with (a) the\n"
+    "  shared-memory tree, (b) the article's warp-shuffle reduceKernel, (c) the\n"
+    "  seed's reduce_sum, (d) warpviz's grid-stride reduction (and, for i32, with\n"
+    "  __reduce_add_sync), (e) CUB DeviceReduce::Sum. Median of R launches (21 by\n"
+    "  default), variants interleaved, the L2 flushed before each; GB/s, the share\n"
+    "  of the measured copy bandwidth and the ratio to CUB; every sum checked\n"
+    "  (f32 against a double sum, i32 exactly). Goal: (d) >= 1.00 x CUB.\n"
+    "  --json FILE puts the figures into a measurements file (other sections kept).\n"
+    "  --show FILE prints the figures a measurements file holds (no GPU needed).\n";
+
+const char* const kLatencyUsage =
+    "usage: warpviz-cli bench latency [--json FILE] [--show FILE]\n"
+    "  Cycles per op of chains of 4096 dependent warp ops in one warp (clock64):\n"
+    "  shfl idx/up/down/bfly, vote ballot/any, activemask, match.any, redux.add,\n"
+    "  ld.shared conflict-free and 32-way, st.shared; and warp-ops per SM per\n"
+    "  cycle with every SM full. Prints the article's two latency claims beside\n"
+    "  the figures. --json FILE and --show FILE as for bench reduce.\n";
+
+// Today in UTC, as a measurements file dates its figures.
+std::string today_utc() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[16];
+  std::strftime(text, sizeof text, "%Y-%m-%d", &utc);
+  return text;
+}
+
+std::string command_line(const Args& args) {
+  std::string line = "warpviz-cli bench";
+  for (const std::string& a : args) line += " " + a;
+  return line;
+}
+
+// Puts one section into a measurements file, keeping the others.
+void save_measurements(const std::string& path, const std::optional<ReduceBenchmark>& reduce,
+                       const std::optional<LatencyBenchmark>& latency) {
+  Measurements m;
+  if (std::filesystem::exists(path)) m = read_measurements(path);
+  if (reduce) m.reduce = reduce;
+  if (latency) m.latency = latency;
+  const std::string text = measurements_to_json(m);
+  write_file_replacing(path, text.data(), text.size());
+  std::cerr << "wrote " << path << "\n";
+}
+
+int show_measurements(const std::string& path, bool reduce) {
+  const Measurements m = read_measurements(path);
+  if (reduce ? !m.reduce : !m.latency) {
+    std::cerr << "warpviz-cli bench: " << path << " holds no " << (reduce ? "reduce" : "latency") << " figures\n";
+    return 2;
+  }
+  if (reduce) print_reduce_benchmark(*m.reduce, std::cout);
+  else print_latency_benchmark(*m.latency, std::cout);
+  const MeasuredOn& on = reduce ? m.reduce->on : m.latency->on;
+  std::cout << "  (measured " << on.date << " with: " << on.command << ")\n";
+  return 0;
+}
+
+// bench reduce and bench latency: the same options.
+int bench_costs(const Args& args, bool reduce) {
+  if (wants_help(args)) {
+    std::cout << (reduce ? kReduceUsage : kLatencyUsage);
+    return 0;
+  }
+  std::vector<int> sizes = {28, 20};
+  int repeat = 21;
+  std::string json_path, show_path;
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--json") json_path = option_value(args, i);
+    else if (args[i] == "--show") show_path = option_value(args, i);
+    else if (reduce && args[i] == "--repeat") repeat = std::atoi(option_value(args, i).c_str());
+    else if (reduce && args[i] == "--log2n") {
+      sizes.clear();
+      std::stringstream list(option_value(args, i));
+      for (std::string item; std::getline(list, item, ',');) {
+        const int l = std::atoi(item.c_str());
+        if (l < 10 || l > 30) throw UsageError("--log2n takes sizes 10..30, e.g. 28,20");
+        sizes.push_back(l);
+      }
+      if (sizes.empty()) throw UsageError("--log2n takes sizes 10..30, e.g. 28,20");
+    } else throw UsageError("unknown option '" + args[i] + "'");
+  }
+  if (repeat < 1) throw UsageError("--repeat must be at least 1");
+  try {
+    if (!show_path.empty()) return show_measurements(show_path, reduce);
+  } catch (const MeasurementsError& e) {
+    std::cerr << "warpviz-cli bench: " << e.what() << "\n";
+    return 2;
+  }
+#ifdef WARPVIZ_HAVE_CUDA
+  std::optional<ReduceBenchmark> reduce_figures;
+  std::optional<LatencyBenchmark> latency_figures;
+  int code = 0;
+  MeasuredOn* on = nullptr;
+  if (reduce) {
+    reduce_figures.emplace();
+    code = run_reduce_benchmark(sizes, repeat, std::cerr, &*reduce_figures);
+    on = &reduce_figures->on;
+  } else {
+    latency_figures.emplace();
+    code = run_latency_benchmark(std::cerr, &*latency_figures);
+    on = &latency_figures->on;
+  }
+  if (code == 2) return code;
+  on->date = today_utc();
+  on->command = command_line(args);
+  if (reduce) print_reduce_benchmark(*reduce_figures, std::cout);
+  else print_latency_benchmark(*latency_figures, std::cout);
+  if (!json_path.empty()) {
+    try {
+      save_measurements(json_path, reduce_figures, latency_figures);
+    } catch (const std::exception& e) {
+      std::cerr << "warpviz-cli bench: " << e.what() << "\n";
+      return 2;
+    }
+  }
+  return code;
+#else
+  std::cerr << "warpviz-cli bench: bench " << args[0]
+            << " needs a build with CUDA (nvcc was not found when warpviz was configured); --show FILE prints "
+               "figures measured elsewhere, e.g. assets/measurements/h200.json\n";
+  return 2;
+#endif
+}
+
 }  // namespace
 
 int run_bench(const Args& args) {
   if (!args.empty() && args[0] == "record") return bench_record(args);
+  if (!args.empty() && args[0] == "reduce") return bench_costs(args, true);
+  if (!args.empty() && args[0] == "latency") return bench_costs(args, false);
   if (!args.empty() && args[0] == "reload") return bench_reload(Args(args.begin() + 1, args.end()));
   if (wants_help(args) || args.empty() || args[0] != "emulator") {
-    std::cout << kEmulatorUsage << kRecordUsage;
+    std::cout << kEmulatorUsage << kRecordUsage << kReduceUsage << kLatencyUsage;
     return wants_help(args) ? 0 : 2;
   }
   std::string n = "1048576", block = "256";

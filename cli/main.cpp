@@ -22,6 +22,9 @@ Commands:
   diff A B                           compare two traces lane by lane (exit 1 if they differ)
   bench emulator [--n N]             time the CPU emulator on reduce_sum
   bench reload                       time a saved .cu file until its new trace is ready
+  bench record                       what recording costs on the GPU
+  bench reduce [--json FILE]         sums of 2^28 values on the GPU: 5 variants against CUB
+  bench latency [--json FILE]        cycles per warp op on the GPU, against the article's claims
   profile SCENARIO -o FILE [options] record on the GPU, count shared-memory wavefronts with ncu
 
 Run 'warpviz-cli COMMAND --help' for a command's options.

@@ -7,14 +7,14 @@
 # shared libraries it needs (libboost_context); scripts/gpu-bundle.sh makes
 # such a folder (build-gpu).
 # WARPVIZ_GPU_CHECK picks sections (default: all of them):
-#   tests traces bank sass bench user sanitize
-# RESULTS_DIR ends up with three files: summary.txt, traces.tar (the shipped
-# traces recorded here) and logs.tar (every log).
+#   tests traces bank sass bench costs user sanitize
+# RESULTS_DIR ends up with summary.txt, traces.tar (the shipped traces recorded
+# here), logs.tar (every log) and measurements.json (bench latency and reduce).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 results=${2:-${OUT:-/tmp/warpviz-gpu}}
-sections=" ${WARPVIZ_GPU_CHECK:-tests traces bank sass bench user sanitize} "
+sections=" ${WARPVIZ_GPU_CHECK:-tests traces bank sass bench costs user sanitize} "
 wanted() { [[ $sections == *" $1 "* ]]; }
 out=$(mktemp -d)
 mkdir -p "$results" "$out/traces" "$out/logs"
@@ -131,6 +131,20 @@ if wanted bench; then
 echo "== capture benchmark"
 "$cli" bench record 2>&1 | tee "$out/logs/bench_record.log"
 summary+=("bench record: exit ${PIPESTATUS[0]}")
+fi
+
+if wanted costs; then
+echo "== what warp code costs: bench latency and bench reduce into measurements.json"
+"$cli" bench latency --json "$results/measurements.json" 2>"$out/logs/bench_latency_progress.log" | tee "$out/logs/bench_latency.log"
+summary+=("bench latency: exit ${PIPESTATUS[0]}")
+"$cli" bench reduce --json "$results/measurements.json" 2>"$out/logs/bench_reduce_progress.log" | tee "$out/logs/bench_reduce.log"
+summary+=("bench reduce: exit ${PIPESTATUS[0]}")
+# The chains must keep one instruction per link: count them in the SASS.
+cuobjdump -sass "$cli" 2>/dev/null | awk '
+  /Function :/ { fn = $3; keep = (fn ~ /latency_chain/); if (keep) order[++n] = fn; next }
+  keep && match($0, /(IADD3|SHFL|VOTE|MATCH|REDUX|LDS|STS|LOP3|ISETP|S2R|CS2R)[.A-Z0-9]*/) { count[fn "\t" substr($0, RSTART, RLENGTH)]++ }
+  END { for (i = 1; i <= n; ++i) { line = order[i] ":"; for (k in count) { split(k, p, "\t"); if (p[1] == order[i]) line = line " " p[2] "x" count[k] } print line } }
+' | tee "$out/logs/sass_latency.txt" | cut -c1-240
 fi
 
 if wanted sanitize; then

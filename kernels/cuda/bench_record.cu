@@ -66,42 +66,8 @@ constexpr uint32_t kSampleStride = 64;
 constexpr uint32_t kStepsWarp0 = 10, kStepsOtherWarps = 5;
 constexpr uint32_t kStepsPerWarp = 16;
 constexpr int kWarmupLaunches = 3;
-constexpr size_t kCopyBytes = size_t(1) << 31;
-constexpr int kCopyRepeats = 10;
 constexpr double kMaxRelativeError = 1e-5;  // f32 tree sums of 256 values land near 1e-7
 constexpr double kSampledGoal = 1.05, kFullGoal = 1.2;
-constexpr size_t kL2FlushBytes = size_t(256) << 20;
-
-// Uninitialised device memory, for the copy measurement (no host staging).
-class DeviceBytes {
- public:
-  explicit DeviceBytes(size_t bytes) { cuda_check(cudaMalloc(&ptr_, bytes), "cudaMalloc"); }
-  ~DeviceBytes() { cudaFree(ptr_); }
-  DeviceBytes(const DeviceBytes&) = delete;
-  DeviceBytes& operator=(const DeviceBytes&) = delete;
-  void* get() const { return ptr_; }
-
- private:
-  void* ptr_ = nullptr;
-};
-
-
-// Bytes read plus bytes written per second by a large device-to-device copy:
-// the most a store-heavy kernel can hope to move.
-double measure_copy_bandwidth() {
-  DeviceBytes src(kCopyBytes), dst(kCopyBytes);
-  cuda_check(cudaMemset(src.get(), 0x5a, kCopyBytes), "cudaMemset");
-  cuda_check(cudaMemset(dst.get(), 0, kCopyBytes), "cudaMemset");
-  EventTimer timer;
-  std::vector<float> times;
-  for (int r = -2; r < kCopyRepeats; ++r) {
-    timer.start();
-    cuda_check(cudaMemcpyAsync(dst.get(), src.get(), kCopyBytes, cudaMemcpyDeviceToDevice, 0), "cudaMemcpyAsync");
-    const float ms = timer.stop_ms();
-    if (r >= 0) times.push_back(ms);
-  }
-  return 2.0 * double(kCopyBytes) / (median_of(times) * 1e-3);
-}
 
 // Random floats in [-1, 1) (splitmix64): never zeros, which can hide unwritten
 // outputs and run faster than real data.
