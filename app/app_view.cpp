@@ -38,7 +38,8 @@ constexpr uint32_t kRecordedBlocks = 8;
 
 std::vector<std::pair<const char*, bool*>> PanelVisibility::by_id() {
   return {{"lanes", &lanes},     {"timeline", &timeline}, {"source", &source},     {"history", &history},
-          {"votes", &votes},     {"block", &block},       {"scenario", &scenario}, {"bank", &bank}};
+          {"votes", &votes},     {"block", &block},       {"scenario", &scenario}, {"bank", &bank},
+          {"cost", &cost}};
 }
 
 AppView::AppView(view::AppSettings s) : settings(std::move(s)) {
@@ -258,6 +259,7 @@ void AppView::draw() {
     if (panels.timeline) draw_timeline_panel();
     if (panels.history) draw_history_panel();
     if (panels.votes) draw_vote_panel();
+    if (panels.cost) draw_cost_panel();
     if (panels.block) draw_block_panel();
     if (panels.bank && trace_has_shared) draw_bank_panel();
     if (panels.source) draw_source_panel();
@@ -350,6 +352,7 @@ void AppView::draw_menu_bar() {
     ImGui::MenuItem(tr(view::Text::PanelSource), nullptr, &panels.source);
     ImGui::MenuItem(tr(view::Text::PanelHistory), nullptr, &panels.history);
     ImGui::MenuItem(tr(view::Text::PanelVotes), nullptr, &panels.votes);
+    ImGui::MenuItem(tr("Cost", "开销"), nullptr, &panels.cost);
     ImGui::MenuItem(tr(view::Text::PanelBlock), nullptr, &panels.block);
     // Only traces with shared-memory steps have a bank view (bank, transpose).
     ImGui::MenuItem(tr(view::Text::PanelBank), nullptr, &panels.bank, trace_has_shared);

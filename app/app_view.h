@@ -3,16 +3,19 @@
 // show comes from the core library and the pure view logic in view/.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "warpviz/backends.h"
+#include "warpviz/measurements.h"
 #include "warpviz/scenario.h"
 #include "warpviz/trace.h"
 #include "warpviz/view/bank_view.h"
@@ -30,6 +33,7 @@ class LaneRenderer;  // lane_renderer.h: the GLSL cells and arrows
 struct PanelVisibility {
   bool lanes = true, timeline = true, source = true, history = true, votes = true, block = true, scenario = true,
        bank = true;
+  bool cost = false;  // opened from View: the layout has no room for it by default
   // Each flag by its window id ("lanes", ..., "bank"): what settings.json saves.
   std::vector<std::pair<const char*, bool*>> by_id();
 };
@@ -47,6 +51,23 @@ struct UiFonts {
   ImFont* large = nullptr;    // round counter and op in the lane view
   ImFont* huge = nullptr;     // presentation mode
   ImFont* mono = nullptr;     // source code: the monospaced face, CJK comments included
+};
+
+// The Cost panel's figures (cost_panel.cpp): the shipped ones, loaded on the
+// panel's first frame, or this GPU's, measured on a thread of their own.
+struct CostPanelState {
+  bool loaded = false;
+  Measurements figures;
+  std::string origin;      // "shipped", or "this GPU" once measured here
+  std::string load_error;  // why the shipped file did not load
+  bool gpu_here = false;
+  bool measuring = false;
+  std::thread measure_thread;
+  std::atomic<bool> measure_done{false};
+  std::atomic<int> measure_lines{0};  // the benchmark's progress
+  LatencyBenchmark measured;
+  std::string measure_error;
+  ~CostPanelState();
 };
 
 class AppView {
@@ -88,6 +109,7 @@ class AppView {
   void draw_scenario_panel();  // scenario_panel.cpp
   void draw_user_file_section();  // user_file_panel.cpp: the scenario panel's body while a .cu file is open
   void draw_bank_panel();      // bank_panel.cpp
+  void draw_cost_panel();      // cost_panel.cpp
   void draw_presentation();    // lane_panel.cpp: lanes and op only (the banks for a shared access), full window
   // bank_panel.cpp: the banks panel's contents, in the current window; false
   // when the trace has no shared-memory step to show.
@@ -157,6 +179,7 @@ class AppView {
     std::vector<view::MeasuredRow> measured;
     std::vector<view::HitMotion> motions;  // bank_from -> frame, for the padding animation
   } bank_cache;
+  CostPanelState cost_panel;
   // What of the session is on screen, and the scenario panel's fields for a
   // kernels-only file (applied on Enter, as the scenario's are).
   struct UserFileView {

@@ -1,0 +1,236 @@
+// The Cost panel: what the current step's op costs on a real GPU. The figures
+// come from a measurements file: the shipped H200 ones
+// (assets/measurements/h200.json), or this machine's GPU measured from here.
+// Shared steps show the bank model's wavefronts times the measured cost of
+// one; the reduction scenarios show each reduction's bandwidth against CUB,
+// with the device's copy bandwidth and HBM peak as lines.
+//
+// [SECTION] Measuring this GPU (builds with CUDA)
+// [SECTION] Drawing: op table, wavefronts, reduction bars
+// [SECTION] Panel
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+#include <streambuf>
+#include <string>
+
+#include "app_view.h"
+#include "data_dirs.h"
+#include "panel_widgets.h"
+#include "warpviz/view/cost_view.h"
+#ifdef WARPVIZ_HAVE_CUDA
+#include "warpviz/cuda_backend.h"
+#include "warpviz/latency_benchmark.h"
+#endif
+
+namespace warpviz::app {
+
+namespace {
+
+constexpr ImU32 kBarColour = IM_COL32(86, 180, 233, 255);
+constexpr ImU32 kCubColour = IM_COL32(230, 159, 0, 255);
+constexpr ImU32 kCopyLine = IM_COL32(0, 158, 115, 255);
+constexpr ImU32 kPeakLine = IM_COL32(213, 94, 0, 255);
+constexpr ImU32 kBarText = IM_COL32(20, 20, 20, 255);
+
+// ---------------------------------------------------------------------------
+// [SECTION] Measuring this GPU
+// ---------------------------------------------------------------------------
+
+// The benchmark writes one line per op it has measured: counting them is the
+// progress bar.
+class LineCounter : public std::streambuf {
+ public:
+  explicit LineCounter(std::atomic<int>* lines) : lines_(lines) {}
+
+ protected:
+  int overflow(int c) override {
+    if (c == '\n') lines_->fetch_add(1);
+    return c;
+  }
+
+ private:
+  std::atomic<int>* lines_;
+};
+
+// Lines bench latency writes: its heading and one per op (14 ops).
+constexpr int kLatencyLogLines = 15;
+
+bool gpu_present() {
+#ifdef WARPVIZ_HAVE_CUDA
+  CudaDeviceInfo info;
+  std::string why;
+  return cuda_device_present(&info, &why);
+#else
+  return false;
+#endif
+}
+
+void load_shipped(CostPanelState& state) {
+  state.loaded = true;
+  const std::string path = asset_dir() + "/measurements/h200.json";
+  try {
+    state.figures = read_measurements(path);
+    state.origin = "shipped";
+  } catch (const MeasurementsError& e) {
+    state.load_error = e.what();
+  }
+  state.gpu_here = gpu_present();
+}
+
+// ---------------------------------------------------------------------------
+// [SECTION] Drawing
+// ---------------------------------------------------------------------------
+
+void draw_rows(const view::CostView& v, const AppView& app) {
+  if (v.rows.empty()) return;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("costs", 3, flags)) return;
+  ImGui::TableSetupColumn(app.tr("op", "指令"));
+  ImGui::TableSetupColumn(app.tr("latency (cycles)", "延迟 (cycle)"));
+  ImGui::TableSetupColumn(app.tr("warp-ops / SM / cycle", "每 SM 每 cycle warp 指令数"));
+  ImGui::TableHeadersRow();
+  for (const view::CostRow& row : v.rows) {
+    ImGui::TableNextRow();
+    if (row.current)
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, ImGui::GetColorU32(ImGuiCol_TextSelectedBg));
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(row.label.c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.1f", row.latency_cycles);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3f", row.ops_per_sm_per_cycle);
+  }
+  ImGui::EndTable();
+}
+
+void draw_wavefronts(const view::CostView& v, const AppView& app) {
+  if (!v.shared) return;
+  ImGui::Spacing();
+  ImGui::TextWrapped(app.tr("%u wavefront(s): %.1f cycles conflict-free + %u x %.1f cycles per extra wavefront = "
+                            "about %.0f cycles",
+                            "%u 个 wavefront：无冲突 %.1f cycle + %u x 每多一个 wavefront %.1f cycle = 约 %.0f cycle"),
+                     v.wavefronts, v.conflict_free_cycles, v.wavefronts > 0 ? v.wavefronts - 1 : 0,
+                     v.cycles_per_extra_wavefront, v.estimated_cycles);
+}
+
+void draw_bars(const view::CostView& v, const AppView& app) {
+  if (v.bars.empty()) return;
+  ImGui::Spacing();
+  ImGui::Text(app.tr("Reductions of %s values (GB/s)", "%s 个值的归约 (GB/s)"), v.bars_title.c_str());
+  double top = std::max(v.copy_gb_per_s, v.hbm_peak_gb_per_s);
+  for (const view::ReductionBar& b : v.bars) top = std::max(top, b.gb_per_s);
+  if (top <= 0) return;
+  const float label_w = ImGui::CalcTextSize("d-redux  ").x;
+  const float line_h = ImGui::GetTextLineHeightWithSpacing() * 1.2f;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float chart_w = std::max(ImGui::GetContentRegionAvail().x - label_w, 40.0f);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const auto x_of = [&](double gbps) { return origin.x + label_w + float(gbps / top) * chart_w; };
+  for (size_t i = 0; i < v.bars.size(); ++i) {
+    const view::ReductionBar& b = v.bars[i];
+    const float y = origin.y + float(i) * line_h;
+    draw->AddText(ImVec2(origin.x, y), ImGui::GetColorU32(ImGuiCol_Text), b.variant.c_str());
+    draw->AddRectFilled(ImVec2(origin.x + label_w, y + 1), ImVec2(x_of(b.gb_per_s), y + line_h - 3),
+                        b.is_cub ? kCubColour : kBarColour, 2.0f);
+    char text[64];
+    std::snprintf(text, sizeof text, "%.0f  (%.2fx CUB)", b.gb_per_s, b.vs_cub);
+    draw->AddText(ImVec2(origin.x + label_w + 4, y + 1), kBarText, text);
+    // The description on hover: which kernel this bar is.
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, y));
+    ImGui::InvisibleButton(("bar" + std::to_string(i)).c_str(), ImVec2(label_w + chart_w, line_h));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", b.description.c_str());
+  }
+  const float bottom = origin.y + float(v.bars.size()) * line_h;
+  const auto line = [&](double gbps, ImU32 colour, const char* label, int row) {
+    if (gbps <= 0) return;
+    draw->AddLine(ImVec2(x_of(gbps), origin.y), ImVec2(x_of(gbps), bottom + 2), colour, 2.0f);
+    char text[80];
+    std::snprintf(text, sizeof text, "%s %.0f", label, gbps);
+    const float w = ImGui::CalcTextSize(text).x;
+    draw->AddText(ImVec2(std::max(origin.x, x_of(gbps) - w), bottom + 4 + row * ImGui::GetTextLineHeight()), colour,
+                  text);
+  };
+  line(v.copy_gb_per_s, kCopyLine, app.tr("copy", "拷贝"), 0);
+  line(v.hbm_peak_gb_per_s, kPeakLine, app.tr("HBM peak", "HBM 峰值"), 1);
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, bottom + 4 + 2 * ImGui::GetTextLineHeight()));
+  ImGui::Dummy(ImVec2(1, 1));
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// [SECTION] Panel
+// ---------------------------------------------------------------------------
+
+void AppView::draw_cost_panel() {
+  ImGui::SetNextWindowSize(ImVec2(460 * dpi_scale, 320 * dpi_scale), ImGuiCond_FirstUseEver);
+  const std::string title = std::string(tr("Cost", "开销")) + "###cost";
+  if (!ImGui::Begin(title.c_str(), &panels.cost)) {
+    ImGui::End();
+    return;
+  }
+  CostPanelState& state = cost_panel;
+  if (!state.loaded) load_shipped(state);
+
+#ifdef WARPVIZ_HAVE_CUDA
+  if (state.measuring && state.measure_thread.joinable() && state.measure_done.load()) {
+    state.measure_thread.join();
+    state.measuring = false;
+    if (state.measure_error.empty()) {
+      state.figures.latency = state.measured;
+      state.origin = tr("this GPU", "本机 GPU");
+    }
+  }
+  if (state.gpu_here) {
+    if (state.measuring) {
+      ImGui::ProgressBar(std::min(1.0f, float(state.measure_lines.load()) / kLatencyLogLines), ImVec2(-1, 0),
+                         tr("measuring this GPU...", "正在测量本机 GPU..."));
+    } else if (ImGui::Button(tr("Measure this GPU", "测量本机 GPU"))) {
+      state.measuring = true;
+      state.measure_done = false;
+      state.measure_lines = 0;
+      state.measure_error.clear();
+      state.measure_thread = std::thread([&state] {
+        LineCounter counter(&state.measure_lines);
+        std::ostream log(&counter);
+        try {
+          LatencyBenchmark result;
+          if (run_latency_benchmark(log, &result) != 0) state.measure_error = "no GPU to measure";
+          else state.measured = result;
+        } catch (const std::exception& e) {
+          state.measure_error = e.what();
+        }
+        state.measure_done = true;
+      });
+    }
+    if (!state.measure_error.empty()) ImGui::TextWrapped("%s", state.measure_error.c_str());
+  }
+#endif
+
+  if (!state.load_error.empty() && !state.figures.latency && !state.figures.reduce) {
+    centred_message(state.load_error.c_str());
+    ImGui::End();
+    return;
+  }
+  const view::CostView v = view::cost_view(state.figures, state.origin, trace, playback.shown_step(), language);
+  ImGui::TextDisabled("%s", v.source.c_str());
+  if (!v.op.empty()) {
+    ImGui::PushFont(fonts.large);
+    ImGui::TextUnformatted(v.op.c_str());
+    ImGui::PopFont();
+  }
+  if (!v.message.empty()) ImGui::TextWrapped("%s", v.message.c_str());
+  draw_rows(v, *this);
+  draw_wavefronts(v, *this);
+  draw_bars(v, *this);
+  ImGui::End();
+}
+
+CostPanelState::~CostPanelState() {
+  if (measure_thread.joinable()) measure_thread.join();
+}
+
+}  // namespace warpviz::app
