@@ -257,10 +257,11 @@ void AppView::draw() {
     // they are where a student starts.
     if (panels.lanes) draw_lane_panel();
     if (panels.timeline) draw_timeline_panel();
+    arrange_empty_panels();  // panel_layout.cpp: empty votes/block give the history their place
     if (panels.history) draw_history_panel();
-    if (panels.votes) draw_vote_panel();
+    if (panels.votes && !empty_panels.votes) draw_vote_panel();
     if (panels.cost) draw_cost_panel();
-    if (panels.block) draw_block_panel();
+    if (panels.block && !empty_panels.block) draw_block_panel();
     if (panels.bank && trace_has_shared) draw_bank_panel();
     if (panels.source) draw_source_panel();
     if (panels.scenario) draw_scenario_panel();
@@ -288,7 +289,9 @@ std::string AppView::first_use_layout(float width, float height) const {
   const float left_w = std::max(width - right_w, 200.0f);
   const float timeline_h = std::round(88 * s);
   const bool shared = trace_has_shared;
-  const float lanes_h = std::round((avail_h - timeline_h) * (shared ? 0.27f : 0.52f));
+  // A small window still gives the lanes room for readable values (two rows of cells).
+  const float lanes_h = std::round(std::max((avail_h - timeline_h) * (shared ? 0.27f : 0.52f),
+                                            std::min(190 * s, (avail_h - timeline_h) * 0.45f)));
   const float bottom_y = top + lanes_h + timeline_h;
   const float bottom_h = avail_h - lanes_h - timeline_h;
   const float scenario_h = std::round(avail_h * 0.54f);
@@ -360,6 +363,7 @@ void AppView::draw_menu_bar() {
     ImGui::Separator();
     ImGui::MenuItem(tr(view::Text::Hex), "H", &hex);
     ImGui::MenuItem(tr(view::Text::Presentation), "F11", &presentation);
+    draw_zoom_menu_items();
     if (ImGui::BeginMenu(tr(view::Text::MenuLanguage))) {
       if (ImGui::MenuItem("English", "L", language == view::Language::English)) language = view::Language::English;
       if (ImGui::MenuItem("中文", "L", language == view::Language::Chinese)) language = view::Language::Chinese;

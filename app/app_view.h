@@ -110,7 +110,20 @@ class AppView {
   void draw_user_file_section();  // user_file_panel.cpp: the scenario panel's body while a .cu file is open
   void draw_bank_panel();      // bank_panel.cpp
   void draw_cost_panel();      // cost_panel.cpp
-  void draw_presentation();    // lane_panel.cpp: lanes and op only (the banks for a shared access), full window
+  void draw_presentation();    // presentation.cpp: the op's own view in large type, full window
+  // lane_panel.cpp: the shown step's lanes filling `size` at the cursor.
+  void draw_lane_view(float width, float height, bool high_contrast, float text_scale);
+  // vote_panel.cpp / block_panel.cpp: the panel's contents in the current
+  // window; false when the current step has nothing for it.
+  bool draw_vote_view();
+  bool draw_block_view();
+  void draw_zoom_menu_items();  // panel_layout.cpp: View > Zoom in / out / reset
+  // panel_layout.cpp: panels with nothing to show for this trace (no votes,
+  // no block reduction) give their place to the history beside them.
+  void arrange_empty_panels();
+  struct EmptyPanels {
+    bool votes = false, block = false;  // nothing in this trace for them: not drawn
+  } empty_panels;
   // bank_panel.cpp: the banks panel's contents, in the current window; false
   // when the trace has no shared-memory step to show.
   bool draw_bank_view();
@@ -141,6 +154,12 @@ class AppView {
   bool quit_requested = false;
   PanelVisibility panels;
   UiFonts fonts;
+  // Scale: the monitor's content scale (GLFW, or --scale) times the user's
+  // zoom; dpi_scale is what the panels multiply their sizes by, set by main
+  // with the fonts between frames (in presentation mode larger: view/ui_scale.h).
+  float content_scale = 1.0f;
+  bool content_scale_fixed = false;  // --scale given: the monitor's is not followed
+  float zoom = 1.0f;                 // Ctrl+= / Ctrl+- / Ctrl+0, saved in the settings
   float dpi_scale = 1.0f;
   std::string error_message;           // shown in a modal until dismissed
   std::vector<std::string> scenario_notes;

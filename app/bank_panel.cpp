@@ -24,6 +24,7 @@
 #include <imgui.h>
 
 #include "app_view.h"
+#include "layout_report.h"
 #include "panel_widgets.h"
 #include "warpviz/scenario.h"
 #include "warpviz/view/bank_view.h"
@@ -74,6 +75,21 @@ void fitted_text(ImDrawList* draw, ImVec2 lo, ImVec2 hi, ImU32 colour, const std
   if (size < 7 * dpi) return;
   const ImVec2 ts = font->CalcTextSizeA(size, FLT_MAX, 0, text.c_str());
   draw->AddText(font, size, ImVec2((lo.x + hi.x - ts.x) / 2, (lo.y + hi.y - ts.y) / 2), colour, text.c_str());
+}
+
+// "first  ·  second" when it fits `width`, else "first", else as much of
+// first as fits with "…".
+std::string caption_fitting(const std::string& first, const std::string& second, float width) {
+  const std::string both = second.empty() ? first : first + "  ·  " + second;
+  if (ImGui::CalcTextSize(both.c_str()).x <= width) return both;
+  if (ImGui::CalcTextSize(first.c_str()).x <= width) return first;
+  std::string cut = first;
+  while (!cut.empty() && ImGui::CalcTextSize((cut + "…").c_str()).x > width) {
+    // One whole character: its continuation bytes, then its first byte.
+    while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();
+    if (!cut.empty()) cut.pop_back();
+  }
+  return cut.empty() ? std::string() : cut + "…";
 }
 
 // ---------------------------------------------------------------------------
@@ -375,6 +391,9 @@ void draw_counts(AppView& app, const view::BankFrame& f) {
   ImGui::TextColored(ImColor(a.conflicts > 0 ? kConflictColour : kCleanColour), "%u %s  ·  %u %s", a.wavefronts,
                      app.tr(a.wavefronts == 1 ? view::Text::Wavefront : view::Text::Wavefronts), a.conflicts,
                      app.tr(a.conflicts == 1 ? view::Text::Conflict : view::Text::Conflicts));
+  if (app.presentation)  // the headline of presentation mode at a shared access
+    layout_report().role("presentation_header", "counts", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
+                         ImGui::GetFontSize());
   ImGui::PopFont();
 }
 
@@ -501,10 +520,13 @@ bool AppView::draw_bank_view() {
 
   ImDrawList* draw = ImGui::GetWindowDrawList();
   // Captions: what the colours mean, and what a row of the chart is.
+  // Side by side, the tile's caption ends where the chart's begins: it drops
+  // its second half, then is cut with "…", rather than run under "banks".
+  const float caption_w = g.side_by_side ? g.chart_lo.x - g.tile_lo.x - 8 * s : size.x;
   draw->AddText(ImVec2(g.tile_lo.x, g.tile_lo.y - ImGui::GetTextLineHeight() - 3 * s), kDimText,
-                (tile_name(trace, f.grid, step.dtype) + "  ·  " + tr(view::Text::BankOfCell)).c_str());
+                caption_fitting(tile_name(trace, f.grid, step.dtype), tr(view::Text::BankOfCell), caption_w).c_str());
   draw->AddText(ImVec2(g.chart_lo.x, g.chart_lo.y - ImGui::GetTextLineHeight() - 3 * s), kDimText,
-                tr(view::Text::Banks));
+                caption_fitting(tr(view::Text::Banks), "", g.side_by_side ? g.chart_w : size.x).c_str());
 
   draw_tile(draw, f, from, t, g, tr(view::Text::Padding), s);
   draw_chart_frame(draw, f, g, s);

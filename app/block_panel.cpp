@@ -299,26 +299,21 @@ void AppView::draw_block_panel() {
     ImGui::End();
     return;
   }
-  const TraceStep* step = current_step();
-  const bool reduction = scenario_traits(trace.meta.scenario).block_reduction;
-  if (!step) {
+  if (!current_step())
     centred_message(tr(view::Text::NothingToShow));
-    ImGui::End();
-    return;
-  }
-  if (!reduction) {
+  else if (!scenario_traits(trace.meta.scenario).block_reduction)
     centred_message(tr("The block view shows the two-level reductions: reduce_sum and reduce_int",
                        "线程块视图显示两级归约：reduce_sum 和 reduce_int"));
-    ImGui::End();
-    return;
-  }
-  const BlockCache& cache = cached_block(trace, step->block);
-  if (cache.view.warps.empty()) {
+  else if (!draw_block_view())
     centred_message(tr(view::Text::NothingToShow));
-    ImGui::End();
-    return;
-  }
+  ImGui::End();
+}
 
+bool AppView::draw_block_view() {
+  const TraceStep* step = current_step();
+  if (!step || !scenario_traits(trace.meta.scenario).block_reduction) return false;
+  const BlockCache& cache = cached_block(trace, step->block);
+  if (cache.view.warps.empty()) return false;
   ImGui::Text("block %u  ·  %u warps  ·  blockDim %u", cache.view.block, unsigned(cache.view.warps.size()),
               trace.meta.block.x);
   ImGui::TextDisabled("%s", tr(view::Text::WarpSums));
@@ -329,7 +324,7 @@ void AppView::draw_block_panel() {
   draw_flow(*this, cache.view, playback.step());
   ImGui::EndChild();
   if (multi_block) draw_blocks_bar(*this, cache);
-  ImGui::End();
+  return true;
 }
 
 }  // namespace warpviz::app

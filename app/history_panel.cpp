@@ -139,12 +139,40 @@ void draw_cell(AppView& app, const view::HistoryTable& table, int lane, int col,
   }
 }
 
-void draw_table(AppView& app, const HistoryCache& cache, const Window& w) {
+float history_row_h(const AppView& app) { return ImGui::GetTextLineHeight() + 4 * app.dpi_scale; }
+
+// The table's width with every column shown.
+float table_width(const HistoryCache& cache, const Window& w) {
+  const ImGuiStyle& style = ImGui::GetStyle();
   const float char_w = ImGui::CalcTextSize("0").x;
-  const float row_h = ImGui::GetTextLineHeight() + 4 * app.dpi_scale;
+  float width = char_w * 4 + style.CellPadding.x * 2 + 1;
+  for (int c = 0; c < w.shown; ++c) width += char_w * float(cache.column_chars[w.first + c] + 1) + style.CellPadding.x * 2 + 1;
+  return width + style.ScrollbarSize;
+}
+
+// How many tables side by side the 32 lanes are split into: as few as show
+// every lane in the panel's height, as long as they fit its width.
+int lane_bands(const AppView& app, const HistoryCache& cache, const Window& w, ImVec2 avail) {
+  const float row_h = history_row_h(app) + ImGui::GetStyle().CellPadding.y * 2;
+  const float width = table_width(cache, w) + ImGui::GetStyle().ItemSpacing.x;
+  const int lanes = int(cache.table.cells.size());
+  int best = 1;
+  for (int bands : {1, 2, 3, 4}) {
+    if (bands > 1 && width * float(bands) > avail.x) break;
+    best = bands;
+    const int rows = (lanes + bands - 1) / bands;
+    if (float(rows + 1) * row_h <= avail.y) break;  // every lane shows, the header row included
+  }
+  return best;
+}
+
+void draw_table(AppView& app, const HistoryCache& cache, const Window& w, int first_lane, int end_lane,
+                const char* id, float width) {
+  const float char_w = ImGui::CalcTextSize("0").x;
+  const float row_h = history_row_h(app);
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInner |
                                 ImGuiTableFlags_BordersOuter | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("history", w.shown + 1, flags)) return;
+  if (!ImGui::BeginTable(id, w.shown + 1, flags, ImVec2(width, 0))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
   ImGui::TableSetupColumn("lane", ImGuiTableColumnFlags_WidthFixed, char_w * 4);
   for (int c = 0; c < w.shown; ++c)
@@ -164,9 +192,9 @@ void draw_table(AppView& app, const HistoryCache& cache, const Window& w) {
   // Only the rows and columns on screen are drawn: the clipper skips rows,
   // TableSetColumnIndex returns false for columns scrolled out of view.
   ImGuiListClipper clipper;
-  clipper.Begin(int(cache.table.cells.size()));
+  clipper.Begin(end_lane - first_lane);
   while (clipper.Step()) {
-    for (int lane = clipper.DisplayStart; lane < clipper.DisplayEnd; ++lane) {
+    for (int lane = first_lane + clipper.DisplayStart; lane < first_lane + clipper.DisplayEnd; ++lane) {
       ImGui::TableNextRow(ImGuiTableRowFlags_None, row_h);
       if (ImGui::TableSetColumnIndex(0)) ImGui::TextDisabled("%2d", lane);
       for (int c = 0; c < w.shown; ++c) {
@@ -175,10 +203,10 @@ void draw_table(AppView& app, const HistoryCache& cache, const Window& w) {
         ImGui::PushID(lane * 64 + c);
         if (visible) {
           draw_cell(app, cache.table, lane, col, col == w.current, row_h);
-        } else if (w.follow && col == w.current && lane == clipper.DisplayStart) {
+        } else if (w.follow && col == w.current && lane == first_lane + clipper.DisplayStart) {
           ImGui::Dummy(ImVec2(1, 1));  // scrolling to a column needs an item there, even a clipped one
         }
-        if (w.follow && col == w.current && lane == clipper.DisplayStart) ImGui::SetScrollHereX(0.5f);
+        if (w.follow && col == w.current && lane == first_lane + clipper.DisplayStart) ImGui::SetScrollHereX(0.5f);
         ImGui::PopID();
       }
     }
@@ -239,7 +267,18 @@ void AppView::draw_history_panel() {
   static size_t scrolled_to = SIZE_MAX;  // follow the playback, but let the user scroll away
   const bool follow = now != scrolled_to;
   scrolled_to = now;
-  draw_table(*this, cache, Window{first, shown, current, follow});
+  // When the lanes do not fit the panel's height but two or more tables fit
+  // its width (the votes and block panels gave it their place), the lanes
+  // come in bands side by side: 0-15 | 16-31.
+  const Window window{first, shown, current, follow};
+  const int bands = lane_bands(*this, cache, window, ImGui::GetContentRegionAvail());
+  const int lanes = int(table.cells.size()), per_band = (lanes + bands - 1) / bands;
+  for (int band = 0; band < bands; ++band) {
+    if (band > 0) ImGui::SameLine();
+    const char* ids[] = {"history", "history_2", "history_3", "history_4"};
+    const float width = bands == 1 ? 0.0f : table_width(cache, window);
+    draw_table(*this, cache, window, band * per_band, std::min(lanes, (band + 1) * per_band), ids[band], width);
+  }
   ImGui::End();
 }
 

@@ -1,7 +1,7 @@
 // The keyboard: what a lecturer uses at the projector without the mouse.
 //   Space play/pause · Left/Right step · Home/End · Up/Down speed · F5 re-run (the .cu file)
 //   F11 presentation (Esc leaves it) · H hex · L language · P pad the tile (bank,
-//   transpose) · PageDown/PageUp next/previous scenario · Ctrl+O/S/Q
+//   transpose) · PageDown/PageUp next/previous scenario · Ctrl+O/S/Q · Ctrl+= Ctrl+- Ctrl+0 zoom
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app_view.h"
+#include "warpviz/view/ui_scale.h"
 
 namespace warpviz::app {
 
@@ -29,6 +30,10 @@ void AppView::handle_keys() {
       if (press.key == GLFW_KEY_O) file_dialog_request = FileDialog::Open;
       if (press.key == GLFW_KEY_S && !trace.meta.scenario.empty()) file_dialog_request = FileDialog::Save;
       if (press.key == GLFW_KEY_Q) quit_requested = true;
+      // Zoom: Ctrl+= (Ctrl++ on most layouts), Ctrl+-, Ctrl+0; main rebuilds the fonts.
+      if (press.key == GLFW_KEY_EQUAL || press.key == GLFW_KEY_KP_ADD) zoom = view::zoom_step(zoom, +1);
+      if (press.key == GLFW_KEY_MINUS || press.key == GLFW_KEY_KP_SUBTRACT) zoom = view::zoom_step(zoom, -1);
+      if (press.key == GLFW_KEY_0 || press.key == GLFW_KEY_KP_0) zoom = 1.0f;
       continue;
     }
     // Held arrows repeat; everything else acts once per press.

@@ -1,11 +1,11 @@
-// The lane panel and presentation mode: the round and the op above the lanes
-// image (LaneRenderer's GLSL), with lane numbers and values put over it as
-// ImGui text, and a legend below.
+// The lane panel: the round and the op above the lanes image (LaneRenderer's
+// GLSL), with lane numbers and values put over it as ImGui text, and a legend
+// below. Presentation mode (presentation.cpp) draws the same lanes larger.
 //
 // [SECTION] Helpers        which step is on screen, fonts, text that fits a cell
 // [SECTION] Lanes          the image, the text over it
 // [SECTION] Legend         read / kept own value / undefined / inactive
-// [SECTION] Panels         draw_lane_panel, draw_presentation
+// [SECTION] Panels         draw_lane_panel, draw_lane_view
 
 #include <imgui.h>
 
@@ -19,6 +19,7 @@
 #include "app_view.h"
 #include "panel_widgets.h"
 #include "lane_renderer.h"
+#include "layout_report.h"
 #include "warpviz/view/lane_view.h"
 
 namespace warpviz::app {
@@ -61,39 +62,60 @@ ImFont* font_for(const UiFonts& fonts, float px) {
   return pick ? pick : largest ? largest : ImGui::GetFont();
 }
 
-// Centred in `box`; shrunk to fit, or split over two lines when a long value
-// (hex bits, f64) would otherwise become too small to read.
-void text_in_box(ImDrawList* draw, ImFont* font, float size, ImVec2 min, ImVec2 max, ImU32 color,
-                 const std::string& text) {
-  if (text.empty() || size <= 1.0f) return;
-  const float box_w = (max.x - min.x) * 0.8f, box_h = (max.y - min.y) * 0.9f;  // clear of the border
-  const ImVec2 centre((min.x + max.x) / 2, (min.y + max.y) / 2);
-  ImVec2 one = font->CalcTextSizeA(size, FLT_MAX, 0.0f, text.c_str());
-  float one_size = one.x > box_w ? size * box_w / one.x : size;
-  std::string shown = text;
-  float shown_size = one_size;
-  if (one_size < size * 0.75f && text.size() >= 6) {
-    std::string two = text.substr(0, (text.size() + 1) / 2) + "\n" + text.substr((text.size() + 1) / 2);
-    ImVec2 two_ext = font->CalcTextSizeA(size, FLT_MAX, 0.0f, two.c_str());
-    float two_size = size * std::min({1.0f, box_w / two_ext.x, box_h / two_ext.y});
-    if (two_size > one_size) shown = two, shown_size = two_size;
+// A value as its cell shows it: the text (on one line or two, whole or
+// shortened) and the size it is drawn at.
+struct FittedText {
+  std::string text;
+  float size = 0;
+  bool shortened = false;  // fewer digits than the value has: the tooltip shows it whole
+};
+
+// Fits `text` in a box_w x box_h cell at `size`, never smaller than `floor`
+// (the lane numbers' size: a value must read at least as well as the number
+// above it). Shrinks toward the floor, then splits a long value (hex bits,
+// f64) over two lines, and past that shows fewer digits (shorten_value).
+FittedText fit_value(ImFont* font, const std::string& text, float size, float floor, float box_w, float box_h) {
+  floor = std::min(floor, size);
+  if (text.empty()) return {text, size, false};
+  const ImVec2 one = font->CalcTextSizeA(size, FLT_MAX, 0.0f, text.c_str());
+  const float one_size = size * std::min({1.0f, box_w / std::max(one.x, 1.0f), box_h / std::max(one.y, 1.0f)});
+  if (one_size >= floor && one_size >= size * 0.75f) return {text, one_size, false};
+  if (view::utf8_length(text) >= 4) {
+    const size_t half = (text.size() + 1) / 2;
+    std::string two = text.substr(0, half) + "\n" + text.substr(half);
+    const ImVec2 ext = font->CalcTextSizeA(size, FLT_MAX, 0.0f, two.c_str());
+    const float two_size = size * std::min({1.0f, box_w / ext.x, box_h / ext.y});
+    if (two_size > one_size && two_size >= floor) return {two, two_size, false};
   }
-  if (shown_size < 4.0f) return;  // nothing legible fits; the cell's colour still tells
-  ImVec2 ext = font->CalcTextSizeA(shown_size, FLT_MAX, 0.0f, shown.c_str());
-  ImVec2 pos(std::floor(centre.x - ext.x / 2), std::floor(centre.y - ext.y / 2));
-  // Each line centred on its own (AddText aligns left).
-  size_t newline = shown.find('\n');
-  if (newline == std::string::npos) {
-    draw->AddText(font, shown_size, pos, color, shown.c_str());
-    return;
+  if (one_size >= floor) return {text, one_size, false};
+  // Fewer digits at the floor's size.
+  for (size_t chars = view::utf8_length(text); chars-- > 1;) {
+    const std::string shorter = view::shorten_value(text, chars);
+    if (shorter.empty()) continue;
+    if (font->CalcTextSizeA(floor, FLT_MAX, 0.0f, shorter.c_str()).x <= box_w) return {shorter, floor, true};
   }
-  for (const std::string& line : {shown.substr(0, newline), shown.substr(newline + 1)}) {
-    ImVec2 line_ext = font->CalcTextSizeA(shown_size, FLT_MAX, 0.0f, line.c_str());
-    draw->AddText(font, shown_size, ImVec2(std::floor(centre.x - line_ext.x / 2), pos.y), color, line.c_str());
-    pos.y += line_ext.y;
-  }
+  return {std::string(), floor, true};  // nothing fits; the colour and the tooltip still tell
 }
 
+// Draws `fitted` centred in [min, max], each line centred on its own (AddText
+// aligns left); the text's rectangle is reported under `role`.
+void draw_fitted(ImDrawList* draw, ImFont* font, ImVec2 min, ImVec2 max, ImU32 color, const FittedText& fitted,
+                 const char* role) {
+  if (fitted.text.empty() || fitted.size <= 1.0f) return;
+  const ImVec2 centre((min.x + max.x) / 2, (min.y + max.y) / 2);
+  const ImVec2 ext = font->CalcTextSizeA(fitted.size, FLT_MAX, 0.0f, fitted.text.c_str());
+  ImVec2 pos(std::floor(centre.x - ext.x / 2), std::floor(centre.y - ext.y / 2));
+  layout_report().role(role, fitted.text, pos, ImVec2(pos.x + ext.x, pos.y + ext.y), fitted.size);
+  size_t start = 0;
+  while (start <= fitted.text.size()) {
+    const size_t end = std::min(fitted.text.find('\n', start), fitted.text.size());
+    const std::string line = fitted.text.substr(start, end - start);
+    const ImVec2 line_ext = font->CalcTextSizeA(fitted.size, FLT_MAX, 0.0f, line.c_str());
+    draw->AddText(font, fitted.size, ImVec2(std::floor(centre.x - line_ext.x / 2), pos.y), color, line.c_str());
+    pos.y += line_ext.y;
+    start = end + 1;
+  }
+}
 
 // Created on first use when main did not make it; a failure is reported once
 // (error_message shows it in a modal), not every frame, and the panel still
@@ -157,37 +179,66 @@ void draw_lanes(AppView& app, const view::LaneFrame& frame, float t, bool high_c
     ImGui::Dummy(size);
   }
 
+  const bool image_hovered = ImGui::IsItemHovered();
   const LanePalette& palette = lane_palette(high_contrast);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   auto to_screen = [&](const view::Rect& r, ImVec2* min, ImVec2* max) {
     *min = ImVec2(origin.x + r.x / fb, origin.y + r.y / fb);
     *max = ImVec2(origin.x + (r.x + r.w) / fb, origin.y + (r.y + r.h) / fb);
   };
-  const float value_size = std::min(layout.font_px * text_scale, layout.cell_h * 0.55f) / fb;
-  const float number_size = number_px / fb;
+  // Lane numbers at their size, but no wider than "31" fits its cell; the
+  // values at theirs, and never below the numbers' (fit_value).
+  const float cell_w = layout.cell_w / fb, box_w = cell_w * 0.92f, box_h = layout.cell_h / fb * 0.92f;
+  ImFont* number_font = font_for(app.fonts, number_px / fb);
+  const float widest_number = number_font->CalcTextSizeA(number_px / fb, FLT_MAX, 0.0f, "31").x;
+  // A cell shorter than a line of the numbers' size makes them smaller too
+  // (a line of text is its font size high): values must fit at that size.
+  const float number_size = std::min({number_px / fb * std::min(1.0f, box_w / std::max(widest_number, 1.0f)),
+                                      strip_px / fb * 0.9f, box_h});
+  const float value_size = std::max(std::min(layout.font_px * text_scale, layout.cell_h * 0.55f) / fb, number_size);
   ImFont* value_font = font_for(app.fonts, value_size);
-  ImFont* number_font = font_for(app.fonts, number_size);
   const float out_alpha = out_reveal(t);
 
   draw->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
   const size_t count = std::min<size_t>(frame.cells.size(), kWarpSize);
+  int hovered_lane = -1;
+  bool any_shortened = false;
   for (size_t i = 0; i < count; ++i) {
     const view::LaneCell& cell = frame.cells[i];
     const int lane = std::clamp(cell.lane, 0, kWarpSize - 1);
     ImVec2 min, max;
     to_screen(layout.in_cells[lane], &min, &max);
-    const std::string number = std::to_string(cell.lane);
-    text_in_box(draw, number_font, number_size, ImVec2(min.x, min.y - strip_px / fb), ImVec2(max.x, min.y),
-                to_imgui(palette.lane_number), number);
-    text_in_box(draw, value_font, value_size, min, max, to_imgui(in_text_color(palette, cell.state)),
-                cell.in_text);
+    const ImVec2 in_min = min;
+    draw_fitted(draw, number_font, ImVec2(min.x, min.y - strip_px / fb), ImVec2(max.x, min.y),
+                to_imgui(palette.lane_number), FittedText{std::to_string(cell.lane), number_size, false},
+                "lane_number");
+    const FittedText in = fit_value(value_font, cell.in_text, value_size, number_size, box_w, box_h);
+    draw_fitted(draw, value_font, min, max, to_imgui(in_text_color(palette, cell.state)), in, "lane_value");
+    any_shortened |= in.shortened;
+    to_screen(layout.out_cells[lane], &min, &max);
     if (out_alpha > 0.0f) {
-      to_screen(layout.out_cells[lane], &min, &max);
-      text_in_box(draw, value_font, value_size, min, max, to_imgui(out_text_color(palette, cell.state), out_alpha),
-                  cell.out_text);
+      const FittedText out = fit_value(value_font, cell.out_text, value_size, number_size, box_w, box_h);
+      draw_fitted(draw, value_font, min, max, to_imgui(out_text_color(palette, cell.state), out_alpha), out,
+                  "lane_value");
+      any_shortened |= out.shortened;
     }
+    // The lane's column, numbers to out cell: what the tooltip is for.
+    if (image_hovered && ImGui::IsMouseHoveringRect(ImVec2(in_min.x, in_min.y - strip_px / fb), max))
+      hovered_lane = lane;
   }
   draw->PopClipRect();
+  // A cell too narrow for its value shows fewer digits; the pointer shows it whole.
+  if (hovered_lane >= 0) {
+    for (const view::LaneCell& cell : frame.cells) {
+      if (cell.lane != hovered_lane) continue;
+      ImGui::BeginTooltip();
+      ImGui::Text("lane %d", cell.lane);
+      ImGui::Text("in  %s", cell.in_text.c_str());
+      if (!cell.out_text.empty()) ImGui::Text("out %s", cell.out_text.c_str());
+      if (any_shortened) ImGui::TextDisabled("%s", app.tr("(the cells show fewer digits)", "（格子里显示的位数较少）"));
+      ImGui::EndTooltip();
+    }
+  }
 }
 
 //-----------------------------------------------------------------------------
@@ -281,52 +332,10 @@ void AppView::draw_lane_panel() {
   ImGui::End();
 }
 
-void AppView::draw_presentation() {
-  // For a projector: the whole window, black, big type, nothing but the lanes
-  // (or, at a shared-memory access, the banks).
-  const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(viewport->Pos);
-  ImGui::SetNextWindowSize(viewport->Size);
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(0, 0, 0, 255));
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(24 * dpi_scale, 18 * dpi_scale));
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
-  ImGui::Begin("##presentation", nullptr, flags);
-  const TraceStep* step = current_step();
-  // The bank lesson is the tile and the banks, not 32 addresses: a shared
-  // access shows the banks view, in its own (large) type.
-  ImGui::PushFont(or_default(fonts.large));
-  const bool banks = step && op_is_shared(step->op) && draw_bank_view();
-  ImGui::PopFont();
-  if (banks) {
-    ImGui::End();
-    ImGui::PopStyleVar(3);
-    ImGui::PopStyleColor();
-    return;
-  }
-  ImGui::PushFont(or_default(fonts.huge));
-  if (!step) {
-    centred_message(tr(view::Text::NothingToShow));
-  } else {
-    const LanePalette& palette = lane_palette(true);
-    const ShownStep shown = shown_step(playback);
-    const view::LaneFrame frame = view::lane_frame(trace, shown.index, hex);
-    ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(palette.travelling));
-    ImGui::TextUnformatted(view::place_label(frame, language).c_str());
-    ImGui::PopStyleColor();
-    ImGui::SameLine(0.0f, ImGui::GetFontSize());
-    ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(palette.text));
-    ImGui::TextUnformatted(frame.op_label.c_str());
-    ImGui::PopStyleColor();
-    ImGui::Spacing();
-    draw_lanes(*this, frame, shown.t, true, ImGui::GetContentRegionAvail(), 1.4f);
-  }
-  ImGui::PopFont();
-  ImGui::End();
-  ImGui::PopStyleVar(3);
-  ImGui::PopStyleColor();
+void AppView::draw_lane_view(float width, float height, bool high_contrast, float text_scale) {
+  const ShownStep shown = shown_step(playback);
+  const view::LaneFrame frame = view::lane_frame(trace, shown.index, hex);
+  draw_lanes(*this, frame, shown.t, high_contrast, ImVec2(width, height), text_scale);
 }
 
 }  // namespace warpviz::app

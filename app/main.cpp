@@ -44,6 +44,8 @@
 #include "data_dirs.h"
 #include "warpviz/trace_io.h"
 #include "lane_renderer.h"
+#include "layout_report.h"
+#include "warpviz/view/ui_scale.h"
 #include "screenshot.h"
 #include "warpviz/view/settings.h"
 #include "warpviz/version.h"
@@ -52,6 +54,7 @@
 
 using namespace warpviz;
 using warpviz::app::AppView;
+using warpviz::app::layout_report;
 
 // Milliseconds since the kernel started this process (exec), from
 // /proc/self/stat's start time (clock ticks since boot, 10 ms resolution):
@@ -125,6 +128,9 @@ constexpr const char* kUsage =
     "  --step N            show step N (1-based, as the timeline numbers them; warpviz-cli\n"
     "                      dump numbers from 0, so its step K is --step K+1)\n"
     "  --hex               show values as hex bits (as H does)\n"
+    "  --zoom Z            zoom the interface (0.5 to 3; Ctrl+= Ctrl+- Ctrl+0; remembered)\n"
+    "  --scale S           the monitor's content scale, instead of what it reports (0.5 to 4)\n"
+    "  --layout-report OUT.json  with --screenshot: every panel's and text's rectangle, for tests\n"
     "  --screenshot OUT.png  render a few frames, write the window to OUT.png, exit\n"
     "  --frames DIR        write DIR/frame_0000.png ... for the whole trace, 8 per step, exit\n"
     "  --bench-frames N    render N frames without vsync, print the frame CPU time, exit\n"
@@ -133,7 +139,7 @@ constexpr const char* kUsage =
     "Keys: space play/pause, Left/Right step, Home/End, Up/Down speed, F5 re-run,\n"
     "P pad the shared tile to 33 columns or back (bank, transpose),\n"
     "PageDown/PageUp the next/previous scenario,\n"
-    "F11 presentation, H hex, L language, Ctrl+O open, Ctrl+S save. A trace file\n"
+    "F11 presentation, H hex, L language, Ctrl+O open, Ctrl+S save, Ctrl+= Ctrl+- Ctrl+0 zoom. A trace file\n"
     "dropped on the window opens. --screenshot and --frames need a display: under\n"
     "Xvfb, xvfb-run -a warpviz --screenshot out.png.\n";
 
@@ -156,6 +162,9 @@ struct Options {
   bool presentation = false;
   bool hex = false;  // values as hex bits, as H toggles
   int bench_frames = 0;
+  std::optional<float> zoom;           // --zoom: over the saved zoom
+  std::optional<float> content_scale;  // --scale: instead of the monitor's (tests, odd monitors)
+  std::string layout_report;           // --layout-report: with --screenshot
 
   bool offscreen() const { return !screenshot.empty() || !frames_dir.empty() || bench_frames > 0; }
 };
@@ -274,6 +283,19 @@ ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
         error = "--lang " + *v + ": expected en or zh";
         return ParseResult::Bad;
       }
+    } else if (a == "--zoom" || a == "--scale") {
+      if (!(v = value_of(i, a))) return ParseResult::Bad;
+      float x = 0;
+      const bool zoom = a == "--zoom";
+      const float lo = zoom ? view::kMinZoom : 0.5f, hi = zoom ? view::kMaxZoom : 4.0f;
+      if (!parse_number(*v, &x) || !(x >= lo && x <= hi)) {
+        error = a + " " + *v + (zoom ? ": expected a zoom from 0.5 to 3" : ": expected a scale from 0.5 to 4");
+        return ParseResult::Bad;
+      }
+      (zoom ? o.zoom : o.content_scale) = x;
+    } else if (a == "--layout-report") {
+      if (!(v = value_of(i, a))) return ParseResult::Bad;
+      o.layout_report = *v;
     } else if (a == "--bench-frames") {
       if (!(v = value_of(i, a))) return ParseResult::Bad;
       if (!parse_number(*v, &o.bench_frames) || o.bench_frames < 1) {
@@ -304,6 +326,10 @@ ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
   }
   if (!cuda_file && !o.file_options.empty()) {
     error = o.file_options.front() + " is an option for a .cu file (warpviz FILE.cu " + o.file_options.front() + " ...)";
+    return ParseResult::Bad;
+  }
+  if (!o.layout_report.empty() && o.screenshot.empty()) {
+    error = "--layout-report goes with --screenshot (it reports that frame)";
     return ParseResult::Bad;
   }
   const int modes = !o.screenshot.empty() + !o.frames_dir.empty() + (o.bench_frames > 0);
@@ -350,6 +376,11 @@ void install_callbacks(GLFWwindow* window) {
   glfwSetWindowSizeCallback(window, [](GLFWwindow* w, int, int) { wake(w); });
   glfwSetFramebufferSizeCallback(window, [](GLFWwindow* w, int, int) { wake(w); });
   glfwSetWindowRefreshCallback(window, [](GLFWwindow* w) { wake(w); });
+  // Moved to a monitor of another scale: the next frame rebuilds the fonts.
+  glfwSetWindowContentScaleCallback(window, [](GLFWwindow* w, float x, float) {
+    if (g_window_state.app && !g_window_state.app->content_scale_fixed) g_window_state.app->content_scale = x;
+    wake(w);
+  });
   glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
     // One trace at a time: the first file dropped.
     if (count > 0 && g_window_state.app) g_window_state.app->open_file(paths[0]);
@@ -376,9 +407,9 @@ std::string find_cjk_font() {
 // handed to ImGui::CreateContext. The glyph ranges live as long as the atlas.
 struct FontBuild {
   std::unique_ptr<ImFontAtlas> atlas = std::make_unique<ImFontAtlas>();
-  ImVector<ImWchar> body_ranges, display_ranges;
+  ImVector<ImWchar> body_ranges, display_ranges, large_ranges;
   app::UiFonts fonts;
-  float scale = 1;
+  view::FontSizes sizes;
   std::string note;  // why the fallback font is used, if it is
 };
 
@@ -386,21 +417,21 @@ struct FontBuild {
 void add_default_fonts(FontBuild& b) {
   auto add = [&](float px) {
     ImFontConfig cfg;
-    cfg.SizePixels = std::round(px * b.scale);
+    cfg.SizePixels = std::round(px);
     return b.atlas->AddFontDefault(&cfg);
   };
-  b.fonts.regular = add(13);
+  b.fonts.regular = add(b.sizes.body * 13 / 15);  // ProggyClean is drawn for 13 px
   b.fonts.mono = b.fonts.regular;  // ProggyClean is monospaced already
-  b.fonts.large = add(28);
-  b.fonts.huge = add(56);
+  b.fonts.large = add(b.sizes.large);
+  b.fonts.huge = add(b.sizes.huge);
 }
 
 // Body text gets the 2500 common simplified characters (the seeds' comments are
 // Chinese); the large and huge display sizes only the UI's own words, so the
 // atlas stays small enough to build in a blink.
-std::unique_ptr<FontBuild> build_fonts(float scale, const std::string& extra_text) {
+std::unique_ptr<FontBuild> build_fonts(view::FontSizes sizes, const std::string& extra_text) {
   auto b = std::make_unique<FontBuild>();
-  b->scale = scale;
+  b->sizes = sizes;
   ImFontAtlas& atlas = *b->atlas;
   const std::string path = find_cjk_font();
   if (path.empty()) {
@@ -432,6 +463,12 @@ std::unique_ptr<FontBuild> build_fonts(float scale, const std::string& extra_tex
   body.BuildRanges(&b->body_ranges);
   ui_words.AddRanges(atlas.GetGlyphRangesDefault());
   ui_words.BuildRanges(&b->display_ranges);
+  // Presentation mode shows the current source line in the large face: the
+  // kernels' own characters (their Chinese comments) besides the UI's words.
+  ImFontGlyphRangesBuilder large_words = ui_words;
+  for (const ScenarioSpec& spec : scenario_specs()) large_words.AddText(kernel_source_text(spec.source_path).c_str());
+  large_words.AddText(extra_text.c_str());
+  large_words.BuildRanges(&b->large_ranges);
 
   auto add = [&](float px, int face, const ImVector<ImWchar>& ranges, int oversample) {
     ImFontConfig cfg;
@@ -442,10 +479,10 @@ std::unique_ptr<FontBuild> build_fonts(float scale, const std::string& extra_tex
     return atlas.AddFontFromFileTTF(path.c_str(), px, &cfg, ranges.Data);
   };
   app::UiFonts& fonts = b->fonts;
-  fonts.regular = add(std::round(15.0f * scale), 0, b->body_ranges, 1);
-  fonts.mono = add(std::round(15.0f * scale), 1, b->body_ranges, 1);
-  fonts.large = add(std::round(28.0f * scale), 0, b->display_ranges, 2);
-  fonts.huge = add(std::round(56.0f * scale), 0, b->display_ranges, 1);
+  fonts.regular = add(sizes.body, 0, b->body_ranges, 1);
+  fonts.mono = add(sizes.body, 1, b->body_ranges, 1);
+  fonts.large = add(sizes.large, 0, b->large_ranges, sizes.large > 40 ? 1 : 2);
+  fonts.huge = add(sizes.huge, 0, b->display_ranges, 1);
   if (!fonts.regular || !fonts.mono || !fonts.large || !fonts.huge || !atlas.Build()) {
     b->note = "warpviz: cannot read " + path + "; using Dear ImGui's built-in font";
     atlas.Clear();
@@ -467,6 +504,55 @@ bool has_every_glyph(const ImFont* font, const std::string& text) {
 }
 
 // ============================================================================
+// [SECTION] Scale: content scale x zoom, fonts and style to match
+// ============================================================================
+
+// The font sizes and the panels' scale the app wants now: the content scale
+// times the zoom, and in presentation mode what the window's height asks for.
+struct WantedScale {
+  view::FontSizes fonts;
+  float panels = 1;
+};
+
+WantedScale wanted_scale(const AppView& app, float window_h) {
+  const float ui = view::ui_scale(app.content_scale, app.zoom);
+  const float display = app.presentation ? view::presentation_scale(ui, app.zoom, window_h) : ui;
+  return {view::font_sizes(ui, display), display};
+}
+
+bool operator!=(const view::FontSizes& a, const view::FontSizes& b) {
+  return a.body != b.body || a.large != b.large || a.huge != b.huge;
+}
+
+// Between frames: a zoom key, a move to a monitor of another scale or a switch
+// to presentation mode rebuilds the atlas at the new sizes (Dear ImGui 1.86
+// bakes glyphs at one size) and scales a fresh copy of the style.
+struct ScaleState {
+  std::unique_ptr<FontBuild> fonts;
+  ImGuiStyle base_style;  // StyleColorsDark, unscaled
+};
+
+void apply_scale(const WantedScale& want, AppView& app, ScaleState& state, bool upload) {
+  if (want.fonts != state.fonts->sizes) {
+    std::unique_ptr<FontBuild> rebuilt = build_fonts(want.fonts, app.trace.meta.source_text);
+    ImGui::GetIO().Fonts = rebuilt->atlas.get();
+    if (upload) {
+      ImGui_ImplOpenGL3_DestroyFontsTexture();
+      ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    app.fonts = rebuilt->fonts;
+    state.fonts = std::move(rebuilt);  // the old atlas goes once nothing points at it
+  }
+  if (want.panels != app.dpi_scale || upload == false) {
+    app.dpi_scale = want.panels;
+    ImGui::GetStyle() = state.base_style;
+    ImGui::GetStyle().ScaleAllSizes(want.panels);
+  }
+}
+
+ScaleState* g_scale = nullptr;  // main's, for render_frame
+
+// ============================================================================
 // [SECTION] One frame
 // ============================================================================
 
@@ -481,6 +567,12 @@ struct FrameTimes {
 bool render_frame(GLFWwindow* window, AppView& app, double dt, bool ignore_pointer, FrameTimes* times = nullptr) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
+  if (g_scale) {
+    int w = 0, h = 0;
+    glfwGetWindowSize(window, &w, &h);
+    apply_scale(wanted_scale(app, float(h)), app, *g_scale, true);
+  }
+  layout_report().begin_frame();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   if (ignore_pointer) {
@@ -592,11 +684,20 @@ bool capture(GLFWwindow* window, const std::string& path) {
   return true;
 }
 
-int run_screenshot(GLFWwindow* window, AppView& app, const std::string& path) {
+int run_screenshot(GLFWwindow* window, AppView& app, const std::string& path, const std::string& report_path) {
   for (int i = 0; i <= kWarmupFrames; ++i) {
     glfwPollEvents();
     render_frame(window, app, 0.0, true);
     if (i == kWarmupFrames && !capture(window, path)) return 1;
+    if (i == kWarmupFrames && !report_path.empty()) {
+      std::string error;
+      layout_report().ui_scale = app.dpi_scale;
+      if (!layout_report().write(report_path, &error)) {
+        std::fprintf(stderr, "warpviz: %s\n", error.c_str());
+        return 1;
+      }
+      std::printf("wrote %s\n", report_path.c_str());
+    }
     glfwSwapBuffers(window);
     if (i == 0) {
       glFinish();  // on screen, not merely submitted
@@ -748,7 +849,10 @@ int main(int argc, char** argv) {
   // The first trace. A file loads on a thread of its own while the window and
   // GL context open (both take a few hundred ms for a big trace); a scenario
   // runs here. A bad file or scenario is an argument error either way.
+  if (opt.zoom) settings.zoom = *opt.zoom;
   AppView app(settings);
+  app.zoom = float(settings.zoom);
+  app.content_scale_fixed = opt.content_scale.has_value();
   app.presentation = opt.presentation;
   app.hex = opt.hex;
   app.wake_loop = [] {
@@ -793,8 +897,10 @@ int main(int argc, char** argv) {
   // the monitor's scale (the window's is checked once it exists).
   float monitor_scale = 1, unused_scale_y = 1;
   if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) glfwGetMonitorContentScale(monitor, &monitor_scale, &unused_scale_y);
+  app.content_scale = opt.content_scale.value_or(std::max(1.0f, monitor_scale));
   std::future<std::unique_ptr<FontBuild>> pending_fonts =
-      std::async(std::launch::async, build_fonts, std::max(1.0f, monitor_scale), app.trace.meta.source_text);
+      std::async(std::launch::async, build_fonts, wanted_scale(app, float(settings.window_h)).fonts,
+                 app.trace.meta.source_text);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -862,7 +968,11 @@ int main(int argc, char** argv) {
   }
   float scale_x = 1, scale_y = 1;
   glfwGetWindowContentScale(window, &scale_x, &scale_y);
-  app.dpi_scale = std::max(1.0f, scale_x);
+  if (!opt.content_scale) app.content_scale = std::max(1.0f, scale_x);
+  int window_w = 0, window_h = 0;
+  glfwGetWindowSize(window, &window_w, &window_h);
+  const WantedScale want = wanted_scale(app, float(window_h));
+  app.dpi_scale = want.panels;
   g_window_state.app = &app;
   install_callbacks(window);
 
@@ -872,8 +982,8 @@ int main(int argc, char** argv) {
   std::unique_ptr<FontBuild> font_build = pending_fonts.get();
   const bool file_needs_glyphs = !opt.file.empty() && font_build->note.empty() &&
                                  !has_every_glyph(font_build->fonts.regular, app.trace.meta.source_text);
-  if (font_build->scale != app.dpi_scale || file_needs_glyphs)
-    font_build = build_fonts(app.dpi_scale, app.trace.meta.source_text);
+  if (font_build->sizes != want.fonts || file_needs_glyphs)
+    font_build = build_fonts(want.fonts, app.trace.meta.source_text);
   if (!font_build->note.empty()) std::fprintf(stderr, "%s\n", font_build->note.c_str());
   app.fonts = font_build->fonts;
   startup_phase("fonts");
@@ -881,8 +991,12 @@ int main(int argc, char** argv) {
   ImGui::CreateContext(font_build->atlas.get());
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // the layout lives in settings.json with the rest
-  ImGui::StyleColorsDark();
-  ImGui::GetStyle().ScaleAllSizes(app.dpi_scale);
+  ScaleState scale_state;
+  ImGui::StyleColorsDark(&scale_state.base_style);
+  scale_state.fonts = std::move(font_build);
+  apply_scale(want, app, scale_state, false);  // the style; the fonts are built already
+  g_scale = &scale_state;
+  layout_report().enabled = !opt.layout_report.empty();
 
   if (app.settings.imgui_layout.empty()) {
     int w = 0, h = 0;
@@ -897,7 +1011,7 @@ int main(int argc, char** argv) {
 
   int rc = 0;
   if (!opt.screenshot.empty()) {
-    rc = run_screenshot(window, app, opt.screenshot);
+    rc = run_screenshot(window, app, opt.screenshot, opt.layout_report);
     if (file_failed && rc == 0) rc = 2;
   } else if (!opt.frames_dir.empty()) {
     rc = run_frames(window, app, opt.frames_dir);
@@ -910,6 +1024,7 @@ int main(int argc, char** argv) {
     glfwGetWindowSize(window, &app.settings.window_w, &app.settings.window_h);
     app.settings.language = app.language == view::Language::Chinese ? "zh" : "en";
     app.settings.speed = app.playback.speed();
+    app.settings.zoom = app.zoom;
     for (auto [id, shown] : app.panels.by_id()) app.settings.panels[id] = *shown;  // menu items, close buttons
     if (find_scenario(app.last_request.scenario)) app.settings.scenario = app.last_request.scenario;
     std::string save_error;
@@ -926,6 +1041,7 @@ int main(int argc, char** argv) {
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
+  g_scale = nullptr;  // its atlas outlived the context that used it
   glfwDestroyWindow(window);
   glfwTerminate();
   return rc;

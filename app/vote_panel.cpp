@@ -374,22 +374,30 @@ void AppView::draw_vote_panel() {
     ImGui::End();
     return;
   }
-  const TraceStep* step = current_step();
-  if (!step) {
+  if (!current_step())
     centred_message(tr(view::Text::NothingToShow));
-  } else if (auto ballot = view::ballot_view(*step)) {
+  else if (!draw_vote_view())
+    centred_message(tr("No vote at this step: ballot, any, all and match steps show here",
+                       "这一步没有投票：ballot、any、all 和 match 步骤显示在这里"));
+  ImGui::End();
+}
+
+bool AppView::draw_vote_view() {
+  const TraceStep* step = current_step();
+  if (!step) return false;
+  if (auto ballot = view::ballot_view(*step)) {
     ImGui::Text("%s  mask 0x%08x", op_name(step->op), step->mask);
     // In the compact scenario the slots are the point; the bits follow.
     const bool compact = scenario_traits(trace.meta.scenario).compaction && step->op == Op::Ballot;
     if (compact) draw_compaction(*ballot, *step, *this);
     draw_ballot(*ballot, *step, *this);
-  } else if (step->op == Op::MatchAny || step->op == Op::MatchAll) {
-    draw_match(*step, *this);
-  } else {
-    centred_message(tr("No vote at this step: ballot, any, all and match steps show here",
-                       "这一步没有投票：ballot、any、all 和 match 步骤显示在这里"));
+    return true;
   }
-  ImGui::End();
+  if (step->op == Op::MatchAny || step->op == Op::MatchAll) {
+    draw_match(*step, *this);
+    return true;
+  }
+  return false;
 }
 
 }  // namespace warpviz::app

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace warpviz::view {
 
@@ -69,6 +70,88 @@ LaneLayout layout_lanes(float viewport_w, float viewport_h, float dpi_scale) {
 std::string value_text(DType type, uint64_t bits, bool hex) {
   if (mask_to_width(type, bits) != bits) return format_hex(DType::U64, bits);
   return hex ? format_hex(type, bits) : format_value(type, bits);
+}
+
+size_t utf8_length(const std::string& text) {
+  size_t n = 0;
+  for (unsigned char c : text) n += (c & 0xC0) != 0x80;  // continuation bytes do not start a character
+  return n;
+}
+
+namespace {
+
+bool is_decimal_integer(const std::string& t) {
+  const size_t start = !t.empty() && t[0] == '-' ? 1 : 0;
+  return t.size() > start && t.find_first_not_of("0123456789", start) == std::string::npos;
+}
+
+// The first of `candidates` (most digits first) that fits, else "".
+template <typename Format>
+std::string first_fitting(int most, Format format, size_t max_chars) {
+  for (int digits = most; digits >= 0; --digits) {
+    std::string text = format(digits);
+    if (!text.empty() && utf8_length(text) <= max_chars) return text;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string shorten_value(const std::string& text, size_t max_chars) {
+  if (utf8_length(text) <= max_chars) return text;
+  if (max_chars == 0) return {};
+  const std::string ellipsis = "\u2026";
+  // Hex bits: the low digits, where a shuffle's or a ballot's change shows first.
+  if (text.rfind("0x", 0) == 0) {
+    if (max_chars < 2) return {};
+    return ellipsis + text.substr(text.size() - (max_chars - 1));
+  }
+  if (is_decimal_integer(text)) {
+    // 1234567 -> 1.23M, 1.2M or 1M: fewer digits, the magnitude kept.
+    const long double v = std::strtold(text.c_str(), nullptr);
+    if (std::fabs(double(v)) < 1000) return {};  // "-12" in one character: nothing honest fits
+    static const char* const kSuffix[] = {"k", "M", "G", "T", "P", "E"};
+    long double unit = 1000;
+    for (const char* suffix : kSuffix) {
+      if (std::fabs(double(v / unit)) < 999.5) {
+        std::string shown = first_fitting(
+            2,
+            [&](int digits) {
+              char buf[48];
+              std::snprintf(buf, sizeof buf, "%.*Lf%s", digits, v / unit, suffix);
+              return std::string(buf);
+            },
+            max_chars);
+        if (!shown.empty()) return shown;
+        break;
+      }
+      unit *= 1000;
+    }
+    return {};
+  }
+  // A decimal (3.14159, 1e-05, -0.333333): fewer significant digits.
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end && *end == '\0' && std::isfinite(v)) {
+    return first_fitting(
+        6,
+        [&](int digits) {
+          char buf[48];
+          std::snprintf(buf, sizeof buf, "%.*g", std::max(digits, 1), v);
+          return std::string(buf);
+        },
+        max_chars);
+  }
+  // Anything else: its start and "…", on whole characters.
+  std::string shown;
+  size_t chars = 0;
+  for (size_t i = 0; i < text.size() && chars + 1 < max_chars; ++chars) {
+    size_t len = 1;
+    while (i + len < text.size() && (static_cast<unsigned char>(text[i + len]) & 0xC0) == 0x80) ++len;
+    shown += text.substr(i, len);
+    i += len;
+  }
+  return shown + ellipsis;
 }
 
 bool op_result_is_mask(Op op) {

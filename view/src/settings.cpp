@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "warpviz/file_write.h"
+#include "warpviz/view/ui_scale.h"
 
 namespace warpviz::view {
 
@@ -136,6 +137,8 @@ AppSettings load_settings(const std::string& path, std::string* warning) {
              &problems);
   read_field(doc, "time_limit_s", &settings.time_limit_s,
              [](double v) { return std::isfinite(v) && v >= kMinTimeLimit && v <= kMaxTimeLimit; }, &problems);
+  read_field(doc, "zoom", &settings.zoom,
+             [](double v) { return std::isfinite(v) && v >= kMinZoom && v <= kMaxZoom; }, &problems);
   if (!problems.empty()) append(warning, prefix + problems + "; using the defaults for those");
   return settings;
 }
@@ -166,6 +169,7 @@ bool save_settings(const AppSettings& settings, const std::string& path, std::st
       {"panels", settings.panels},
       {"recent_files", settings.recent_files},
       {"time_limit_s", settings.time_limit_s},
+      {"zoom", settings.zoom},
       {"imgui_layout", settings.imgui_layout},
   };
   // ImGui's ini text is normally UTF-8; a stray byte must not lose the whole file.

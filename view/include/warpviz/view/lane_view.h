@@ -60,6 +60,13 @@ struct LaneFrame {
 // A value as every view shows it: decimal, or the dtype's hex bits with `hex`;
 // bits beyond a 32-bit type's width are shown (as 64-bit hex), never dropped.
 std::string value_text(DType type, uint64_t bits, bool hex);
+
+// A formatted value in at most `max_chars` characters, for a cell too narrow
+// to show it whole at a readable size (the cell's tooltip shows it whole):
+// integers with a k/M/G suffix, decimals with fewer digits, hex bits as their
+// low digits after "…"; "" when not even that fits. Characters, not bytes.
+std::string shorten_value(const std::string& text, size_t max_chars);
+size_t utf8_length(const std::string& text);
 // Results that are lane masks (ballot, activemask, match) read as bit patterns:
 // the views show them in hex whatever `hex` says.
 bool op_result_is_mask(Op op);

@@ -22,6 +22,9 @@ struct AppSettings {
   std::vector<std::string> recent_files;
   // How long a user's .cu file may run before it is stopped, in seconds.
   double time_limit_s = 10.0;
+  // The user's zoom over the monitor's content scale (Ctrl+= / Ctrl+- / Ctrl+0);
+  // files written before it existed read as 1.
+  double zoom = 1.0;
 };
 
 constexpr size_t kMaxRecentFiles = 10;

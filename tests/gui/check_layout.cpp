@@ -1,0 +1,216 @@
+// Checks on warpviz's layout report (--layout-report OUT.json, written with
+// --screenshot): measurable properties of a frame, for the GUI tests.
+//
+//   check_layout REPORT.json CHECK...
+//
+//   --panels-apart               no two panels overlap, each lies in the window
+//   --texts-inside               no text run crosses its panel's edge or is cut by a clip
+//                                rectangle, except where the panel scrolls to it
+//   --texts-apart                no two text runs of one panel overlap
+//   --role-at-least A B          every text of role A is at least as large as every text of role B
+//   --role-fits R                texts of role R exist and lie inside the window
+//   --role-min-size R PX         every text of role R is at least PX pixels
+//   --expect-panel ID            the panel is shown
+//   --reject-panel ID            the panel is not shown
+//
+// Prints what each check measured; exit 1 when one failed, 2 on a usage or
+// file error.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+using nlohmann::json;
+
+struct Rect {
+  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  double w() const { return x1 - x0; }
+  double h() const { return y1 - y0; }
+};
+
+Rect rect_of(const json& j) { return Rect{j[0].get<double>(), j[1].get<double>(), j[2].get<double>(), j[3].get<double>()}; }
+
+// Width and height of the overlap (negative: apart).
+std::pair<double, double> overlap(const Rect& a, const Rect& b) {
+  return {std::min(a.x1, b.x1) - std::max(a.x0, b.x0), std::min(a.y1, b.y1) - std::max(a.y0, b.y0)};
+}
+
+bool inside(const Rect& inner, const Rect& outer, double slack) {
+  return inner.x0 >= outer.x0 - slack && inner.y0 >= outer.y0 - slack && inner.x1 <= outer.x1 + slack &&
+         inner.y1 <= outer.y1 + slack;
+}
+
+std::string show(const Rect& r) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "(%.0f,%.0f)-(%.0f,%.0f)", r.x0, r.y0, r.x1, r.y1);
+  return buf;
+}
+
+[[noreturn]] void usage(const std::string& why) {
+  std::fprintf(stderr, "check_layout: %s\n", why.c_str());
+  std::exit(2);
+}
+
+struct Report {
+  Rect display;
+  json panels, texts, roles;
+  std::vector<json> shown_panels() const {  // the panels proper: not popups, not ImGui's fallback window
+    std::vector<json> out;
+    for (const json& p : panels)
+      if (!p["popup"].get<bool>() && p["id"].get<std::string>().rfind("Debug##", 0) != 0) out.push_back(p);
+    return out;
+  }
+  const json* panel(const std::string& id) const {
+    for (const json& p : panels)
+      if (p["id"] == id) return &p;
+    return nullptr;
+  }
+};
+
+int failures = 0;
+void verdict(bool ok, const std::string& what) {
+  std::printf("%s  %s\n", ok ? "ok  " : "FAIL", what.c_str());
+  if (!ok) ++failures;
+}
+
+void panels_apart(const Report& r) {
+  const auto panels = r.shown_panels();
+  int bad = 0;
+  for (size_t i = 0; i < panels.size(); ++i) {
+    const Rect a = rect_of(panels[i]["rect"]);
+    if (!inside(a, r.display, 1)) {
+      verdict(false, "panel " + panels[i]["id"].get<std::string>() + " " + show(a) + " leaves the window");
+      ++bad;
+    }
+    for (size_t k = i + 1; k < panels.size(); ++k) {
+      const auto [w, h] = overlap(a, rect_of(panels[k]["rect"]));
+      if (w > 2 && h > 2) {
+        verdict(false, "panels " + panels[i]["id"].get<std::string>() + " and " + panels[k]["id"].get<std::string>() +
+                           " overlap");
+        ++bad;
+      }
+    }
+  }
+  verdict(bad == 0, std::to_string(panels.size()) + " panels, none overlapping, all in the window");
+}
+
+void texts_inside(const Report& r) {
+  int bad = 0, count = 0;
+  for (const json& t : r.texts) {
+    ++count;
+    if (t["scrollable"].get<bool>()) continue;  // the panel scrolls to what its edge cuts
+    const std::string id = t["panel"];
+    const json* panel = r.panel(id);
+    const Rect text = rect_of(t["rect"]);
+    const bool cut = t["clipped"].get<bool>();
+    const bool out = panel && !inside(text, rect_of((*panel)["rect"]), 1);
+    if (cut || out) {
+      if (bad < 12)
+        verdict(false, "text in " + id + " at " + show(text) + (cut ? " is cut by a clip rectangle" : " leaves its panel"));
+      ++bad;
+    }
+  }
+  verdict(bad == 0, std::to_string(count) + " text runs, " + std::to_string(bad) + " cut or outside their panel");
+}
+
+void texts_apart(const Report& r) {
+  int bad = 0;
+  const size_t n = r.texts.size();
+  for (size_t i = 0; i < n; ++i) {
+    // A run a scroll region cuts shows only its uncut part: it hides under nothing.
+    if (r.texts[i]["clipped"].get<bool>()) continue;
+    const Rect a = rect_of(r.texts[i]["rect"]);
+    for (size_t k = i + 1; k < n; ++k) {
+      if (r.texts[i]["panel"] != r.texts[k]["panel"] || r.texts[k]["clipped"].get<bool>()) continue;
+      const Rect b = rect_of(r.texts[k]["rect"]);
+      const auto [w, h] = overlap(a, b);
+      // Glyph boxes of neighbouring lines may touch; a third of a line is text over text.
+      if (w > 2 && h > std::min(a.h(), b.h()) / 3) {
+        if (bad < 12)
+          verdict(false, "texts in " + r.texts[i]["panel"].get<std::string>() + " overlap: " + show(a) + " and " + show(b));
+        ++bad;
+      }
+    }
+  }
+  verdict(bad == 0, std::to_string(n) + " text runs, " + std::to_string(bad) + " overlapping pairs");
+}
+
+std::vector<const json*> with_role(const Report& r, const std::string& role) {
+  std::vector<const json*> out;
+  for (const json& t : r.roles)
+    if (t["role"] == role) out.push_back(&t);
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) usage("usage: check_layout REPORT.json CHECK...");
+  std::ifstream in(argv[1]);
+  if (!in) usage(std::string("cannot read ") + argv[1]);
+  Report r;
+  try {
+    const json doc = json::parse(in);
+    r.display = Rect{0, 0, doc["display"][0].get<double>(), doc["display"][1].get<double>()};
+    r.panels = doc["panels"], r.texts = doc["texts"], r.roles = doc["roles"];
+    std::printf("%s: %.0fx%.0f, scale %.2f, %zu panels, %zu text runs, %zu role texts\n", argv[1], r.display.x1,
+                r.display.y1, doc["ui_scale"].get<double>(), r.panels.size(), r.texts.size(), r.roles.size());
+  } catch (const json::exception& e) {
+    usage(std::string(argv[1]) + ": not a layout report (" + e.what() + ")");
+  }
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) usage(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--panels-apart") {
+      panels_apart(r);
+    } else if (a == "--texts-inside") {
+      texts_inside(r);
+    } else if (a == "--texts-apart") {
+      texts_apart(r);
+    } else if (a == "--role-at-least") {
+      const std::string big = next(), small = next();
+      const auto bigs = with_role(r, big), smalls = with_role(r, small);
+      double least = 1e9, most = 0;
+      for (const json* t : bigs) least = std::min(least, (*t)["size"].get<double>());
+      for (const json* t : smalls) most = std::max(most, (*t)["size"].get<double>());
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "smallest %s %.1f px (%zu texts) >= largest %s %.1f px (%zu texts)", big.c_str(),
+                    least, bigs.size(), small.c_str(), most, smalls.size());
+      verdict(!bigs.empty() && !smalls.empty() && least >= most - 0.05, buf);
+    } else if (a == "--role-fits") {
+      const std::string role = next();
+      const auto texts = with_role(r, role);
+      bool ok = !texts.empty();
+      for (const json* t : texts) ok = ok && inside(rect_of((*t)["rect"]), r.display, 1);
+      verdict(ok, role + ": " + std::to_string(texts.size()) + " texts, " +
+                      (texts.empty() ? std::string("none") : show(rect_of((*texts[0])["rect"]))) + " inside the window");
+    } else if (a == "--role-min-size") {
+      const std::string role = next();
+      const double px = std::atof(next().c_str());
+      const auto texts = with_role(r, role);
+      double least = 1e9;
+      for (const json* t : texts) least = std::min(least, (*t)["size"].get<double>());
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "%s: smallest %.1f px >= %.1f px (%zu texts)", role.c_str(), least, px, texts.size());
+      verdict(!texts.empty() && least >= px, buf);
+    } else if (a == "--expect-panel" || a == "--reject-panel") {
+      const std::string id = next();
+      bool shown = false;
+      for (const json& p : r.shown_panels()) shown = shown || p["id"] == id;
+      verdict(shown == (a == "--expect-panel"), "panel " + id + (shown ? " shown" : " not shown"));
+    } else {
+      usage("unknown check " + a);
+    }
+  }
+  return failures == 0 ? 0 : 1;
+}
