@@ -39,7 +39,11 @@ constexpr uint32_t kRecordedBlocks = 8;
 std::vector<std::pair<const char*, bool*>> PanelVisibility::by_id() {
   return {{"lanes", &lanes},     {"timeline", &timeline}, {"source", &source},     {"history", &history},
           {"votes", &votes},     {"block", &block},       {"scenario", &scenario}, {"bank", &bank},
+<<<<<<< HEAD
           {"cost", &cost}};
+=======
+          {"paths", &paths}};
+>>>>>>> diverge
 }
 
 AppView::AppView(view::AppSettings s) : settings(std::move(s)) {
@@ -69,6 +73,7 @@ void AppView::show_trace(Trace new_trace, std::string origin) {
   seed_claims = spec ? check_seed_claims(*spec, trace) : std::vector<SeedClaimResult>{};
   trace_has_shared = std::any_of(trace.steps.begin(), trace.steps.end(),
                                  [](const TraceStep& step) { return op_is_shared(step.op); });
+  divergent_regions = warpviz::divergent_regions(trace.steps);
 }
 
 bool AppView::open_file(const std::string& path) {
@@ -263,6 +268,7 @@ void AppView::draw() {
     if (panels.cost) draw_cost_panel();
     if (panels.block && !empty_panels.block) draw_block_panel();
     if (panels.bank && trace_has_shared) draw_bank_panel();
+    if (panels.paths && !divergent_regions.empty()) draw_path_panel();
     if (panels.source) draw_source_panel();
     if (panels.scenario) draw_scenario_panel();
   }
@@ -310,12 +316,16 @@ std::string AppView::first_use_layout(float width, float height) const {
     place("history", bank_w, bottom_y, side_w, bottom_h - 2 * third);
     place("votes", bank_w, bottom_y + bottom_h - 2 * third, side_w, third);
     place("block", bank_w, bottom_y + bottom_h - third, side_w, third);
+    place("paths", bank_w, bottom_y + bottom_h - third, side_w, third);
   } else {
-    const float history_w = std::round(left_w * 0.40f);
-    const float votes_w = std::round((left_w - history_w) / 2);
+    // A trace with divergent branches gives the paths panel the block's place, wider.
+    const bool paths = !divergent_regions.empty();
+    const float history_w = std::round(left_w * (paths ? 0.30f : 0.40f));
+    const float votes_w = std::round((left_w - history_w) * (paths ? 0.43f : 0.5f));
     place("history", 0, bottom_y, history_w, bottom_h);
     place("votes", history_w, bottom_y, votes_w, bottom_h);
     place("block", history_w + votes_w, bottom_y, left_w - history_w - votes_w, bottom_h);
+    place("paths", history_w + votes_w, bottom_y, left_w - history_w - votes_w, bottom_h);
     // Shown once a trace with shared-memory steps is: over the lower row, where it fits.
     place("bank", 0, bottom_y, left_w, bottom_h);
   }
@@ -359,6 +369,7 @@ void AppView::draw_menu_bar() {
     ImGui::MenuItem(tr(view::Text::PanelBlock), nullptr, &panels.block);
     // Only traces with shared-memory steps have a bank view (bank, transpose).
     ImGui::MenuItem(tr(view::Text::PanelBank), nullptr, &panels.bank, trace_has_shared);
+    ImGui::MenuItem(tr(view::Text::PanelPaths), nullptr, &panels.paths, !divergent_regions.empty());
     ImGui::MenuItem(tr(view::Text::PanelScenario), nullptr, &panels.scenario);
     ImGui::Separator();
     ImGui::MenuItem(tr(view::Text::Hex), "H", &hex);

@@ -18,6 +18,7 @@
 #include "warpviz/measurements.h"
 #include "warpviz/scenario.h"
 #include "warpviz/trace.h"
+#include "warpviz/warp_paths.h"
 #include "warpviz/view/bank_view.h"
 #include "warpviz/view/playback.h"
 #include "warpviz/view/settings.h"
@@ -32,8 +33,12 @@ class LaneRenderer;  // lane_renderer.h: the GLSL cells and arrows
 
 struct PanelVisibility {
   bool lanes = true, timeline = true, source = true, history = true, votes = true, block = true, scenario = true,
+<<<<<<< HEAD
        bank = true;
   bool cost = false;  // opened from View: the layout has no room for it by default
+=======
+       bank = true, paths = true;
+>>>>>>> diverge
   // Each flag by its window id ("lanes", ..., "bank"): what settings.json saves.
   std::vector<std::pair<const char*, bool*>> by_id();
 };
@@ -109,6 +114,7 @@ class AppView {
   void draw_scenario_panel();  // scenario_panel.cpp
   void draw_user_file_section();  // user_file_panel.cpp: the scenario panel's body while a .cu file is open
   void draw_bank_panel();      // bank_panel.cpp
+<<<<<<< HEAD
   void draw_cost_panel();      // cost_panel.cpp
   void draw_presentation();    // presentation.cpp: the op's own view in large type, full window
   // lane_panel.cpp: the shown step's lanes filling `size` at the cursor.
@@ -124,6 +130,10 @@ class AppView {
   struct EmptyPanels {
     bool votes = false, block = false;  // nothing in this trace for them: not drawn
   } empty_panels;
+=======
+  void draw_path_panel();      // path_panel.cpp: divergent paths, shown when the trace has any
+  void draw_presentation();    // lane_panel.cpp: lanes and op only (the banks for a shared access), full window
+>>>>>>> diverge
   // bank_panel.cpp: the banks panel's contents, in the current window; false
   // when the trace has no shared-memory step to show.
   bool draw_bank_view();
@@ -147,6 +157,7 @@ class AppView {
   Trace trace;
   std::string trace_origin;            // shown in the badge with the device
   bool trace_has_shared = false;       // any ld.shared / st.shared step: the bank panel shows
+  std::vector<DivergentRegion> divergent_regions;  // the trace's branches (warp_paths.h): the paths panel shows
   view::Playback playback;
   view::Language language = view::Language::English;
   bool hex = false;                    // values as hex bits

@@ -10,17 +10,22 @@ namespace warpviz::cli {
 
 int run_diff(const Args& args) {
   if (wants_help(args)) {
-    std::cout << "usage: warpviz-cli diff A B [--meta] [--undefined] [--max N] [--max-bytes N]\n"
+    std::cout << "usage: warpviz-cli diff A B [--meta] [--undefined] [--strict-order] [--max N] [--max-bytes N]\n"
                  "  Compares two traces step by step and lane by lane; prints the first differences.\n"
                  "  Exit 0 when equal, 1 when they differ, 2 on bad input.\n"
-                 "  --meta       also compare scenario, parameters, dtype, input, grid and block, and measurements\n"
-                 "  --undefined  also compare values of lanes marked undefined (skipped by default)\n"
-                 "  --max N      print at most N differences (default 20)\n"
+                 "  The paths of a divergent branch are compared path by path: the hardware leaves\n"
+                 "  their order open, so paths that ran in another order with the same results are\n"
+                 "  equal, and the diff says how each trace interleaved them.\n"
+                 "  --meta          also compare scenario, parameters, dtype, input, grid and block, and measurements\n"
+                 "  --undefined     also compare values of lanes marked undefined (skipped by default)\n"
+                 "  --strict-order  compare the steps in recorded order: another interleaving is a difference\n"
+                 "  --max N         print at most N differences (default 20)\n"
               << kMaxBytesHelp;
     return 0;
   }
   std::vector<std::string> paths;
   TraceDiffOptions options;
+  options.paths_in_any_order = true;
   std::optional<uint64_t> max_bytes;  // unset: max_trace_bytes()
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -28,6 +33,8 @@ int run_diff(const Args& args) {
       options.compare_meta = true;
     } else if (a == "--undefined") {
       options.skip_undefined = false;
+    } else if (a == "--strict-order") {
+      options.paths_in_any_order = false;
     } else if (a == "--max") {
       const std::string n = option_value(args, i);
       const auto v = parse_value(DType::U32, n);
@@ -47,15 +54,27 @@ int run_diff(const Args& args) {
   const Trace a = load_trace(paths[0], limit);
   const Trace b = load_trace(paths[1], limit);
   size_t total = 0;
-  const auto differences = diff_traces(a, b, options, &total);
+  std::vector<PathInterleaving> interleavings;
+  const auto differences = diff_traces(a, b, options, &total, &interleavings);
+  // "GPU"/"CPU" from the traces' backends; the file names when those say nothing apart.
+  std::string a_name = backend_label(a, paths[0]), b_name = backend_label(b, paths[1]);
+  if (a_name == b_name) a_name = paths[0], b_name = paths[1];
   if (differences.empty()) {
-    std::cout << "traces are identical (" << a.steps.size() << " steps, " << a.outputs.size() << " outputs)\n";
+    if (interleavings.empty()) {
+      std::cout << "traces are identical (" << a.steps.size() << " steps, " << a.outputs.size() << " outputs)\n";
+    } else {
+      std::cout << "traces are equal path by path (" << a.steps.size() << " steps, " << a.outputs.size()
+                << " outputs); divergent paths ran in another order:\n";
+      for (const PathInterleaving& p : interleavings) std::cout << "  " << describe_interleaving(p, a_name, b_name) << "\n";
+    }
     return 0;
   }
   std::cout << total << " difference" << (total == 1 ? "" : "s") << " between " << paths[0] << " and " << paths[1]
             << ":\n";
   for (const auto& d : differences) std::cout << "  " << d.where << ": " << d.a << " vs " << d.b << "\n";
   if (total > differences.size()) std::cout << "  ... " << total - differences.size() << " more\n";
+  for (const PathInterleaving& p : interleavings)
+    std::cout << "  (also) " << describe_interleaving(p, a_name, b_name) << "\n";
   return 1;
 }
 

@@ -30,7 +30,8 @@ void print_json() {
       if (p.kind == ParamKind::Int) j["range"] = {p.min, p.max};
       params.push_back(j);
     }
-    list.push_back({{"name", s.name}, {"summary", s.summary}, {"source", s.source_path}, {"kernel", s.kernel},
+    list.push_back({{"name", s.name}, {"summary", s.summary}, {"summary_zh", s.summary_zh}, {"source", s.source_path},
+                    {"kernel", s.kernel},
                     {"default_input", s.default_input}, {"params", params}});
   }
   std::cout << list.dump(1) << "\n";
@@ -38,7 +39,9 @@ void print_json() {
 
 void print_table() {
   for (const ScenarioSpec& s : scenario_specs()) {
-    std::cout << s.name << "\n    " << s.summary << "\n    source " << s.source_path << " (" << s.kernel
+    std::cout << s.name << "\n    " << s.summary << "\n";
+    if (!s.summary_zh.empty()) std::cout << "    " << s.summary_zh << "\n";  // the app's L shows this one
+    std::cout << "    source " << s.source_path << " (" << s.kernel
               << "), input default " << s.default_input << "\n";
     for (const ParamSpec& p : s.params) {
       std::cout << "    --set " << p.name << "=" << p.default_value;

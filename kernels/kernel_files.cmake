@@ -7,6 +7,7 @@ set(WARPVIZ_KERNEL_FILES
   warp_reduce_int.cu
   shfl_playground.cu
   warp_vote.cu
+  divergence.cu
   match_redux.cu
   cooperative_groups.cu
   bits.cu

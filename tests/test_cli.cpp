@@ -12,7 +12,9 @@
 #include <tuple>
 
 #include "cli_runner.h"
+#include "divergent_traces.h"
 #include "warpviz/backends.h"
+#include "warpviz/trace_io.h"
 
 namespace fs = std::filesystem;
 
@@ -130,6 +132,44 @@ TEST_CASE("files: -o writes .wvt or .json, dump and diff read them", "[cli][file
   const CommandResult differ = cli("diff " + wvt + " " + other);
   CHECK(differ.exit_code == 1);
   CHECK(differ.out.find("lane") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("list: divergence with its summary in English and Chinese", "[cli][divergence]") {
+  const CommandResult r = cli("list");
+  REQUIRE(r.exit_code == 0);
+  const size_t at = r.out.find("divergence\n");
+  REQUIRE(at != std::string::npos);
+  const std::string entry = r.out.substr(at, r.out.find("source", at) - at);
+  CHECK(entry.find("a branch on lane parity and one on the data") != std::string::npos);
+  CHECK(entry.find("分支发散") != std::string::npos);
+  for (const auto& s : nlohmann::json::parse(cli_stdout("list --json")))
+    if (s["name"] == "vote") CHECK(s["summary_zh"].get<std::string>().find("投票") != std::string::npos);
+}
+
+TEST_CASE("diff: paths in another order are equal path by path, and said", "[cli][files][divergence]") {
+  const fs::path dir = temp_dir();
+  const std::string gpu = (dir / "gpu.wvt").string(), cpu = (dir / "cpu.wvt").string(),
+                    other = (dir / "other.wvt").string();
+  warpviz::save_trace(warpviz::test::parity_branch_trace("BBAA", "cuda"), gpu);
+  warpviz::save_trace(warpviz::test::parity_branch_trace("ABAB", "cpu"), cpu);
+  warpviz::save_trace(warpviz::test::parity_branch_trace("ABAB", "cuda"), other);
+
+  const CommandResult lenient = cli("diff " + gpu + " " + cpu);
+  CHECK(lenient.exit_code == 0);
+  CHECK(lenient.out.find("traces are equal path by path (6 steps, 1 outputs); divergent paths ran in another order:") !=
+        std::string::npos);
+  CHECK(lenient.out.find("same per-path results, different interleaving of the paths: GPU ran path B "
+                         "(lanes 0xaaaaaaaa, line 15) first, CPU ran path A (lanes 0x55555555, line 12) first") !=
+        std::string::npos);
+  // In recorded order they differ.
+  const CommandResult strict = cli("diff " + gpu + " " + cpu + " --strict-order");
+  CHECK(strict.exit_code == 1);
+  CHECK(strict.out.find("different interleaving") == std::string::npos);
+  // Two traces from one backend are named by their files.
+  const CommandResult files = cli("diff " + gpu + " " + other);
+  CHECK(files.exit_code == 0);
+  CHECK(files.out.find(gpu + " ran path B") != std::string::npos);
   fs::remove_all(dir);
 }
 

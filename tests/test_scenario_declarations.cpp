@@ -28,10 +28,10 @@ ResolvedScenario resolve(const std::string& scenario, std::vector<std::pair<std:
 }  // namespace
 
 TEST_CASE("the table holds the built-ins in the seeds' lesson order", "[scenario][declaration]") {
-  // shuffles, reductions, votes, cooperative groups, banks: what PageDown and
+  // shuffles, reductions, votes (divergence among them), cooperative groups, banks: what PageDown and
   // `warpviz-cli list` walk. The order keys, not the link order, decide it.
   const std::vector<std::string> lesson{"test_shuffle", "warp_sum", "warp_sum_xor", "warp_max", "shfl",
-                                        "reduce_sum",   "reduce_int", "vote",       "compact",  "match",
+                                        "reduce_sum",   "reduce_int", "vote",       "divergence", "compact",  "match",
                                         "redux",        "cg_reduce",  "cg_scan",    "coalesced", "bits",
                                         "bank",         "transpose"};
   CHECK(names(scenario_specs()) == lesson);

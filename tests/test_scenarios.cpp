@@ -16,6 +16,7 @@
 #include "warpviz/trace_diff.h"
 #include "warpviz/testing.h"
 #include "warpviz/trace_io.h"
+#include "warpviz/warp_paths.h"
 #include "warpviz/warp_rules.h"
 
 using namespace warpviz;
@@ -408,6 +409,137 @@ TEST_CASE("coalesced: §7 case 31, odd lanes", "[scenario][cg][semantics]") {
   }
   CHECK(t.steps[0].op == Op::ActiveMask);
   CHECK(t.steps[0].lanes[1].out == 0xaaaaaaaau);  // §7 (c): __activemask() in an odd-lane branch
+}
+
+// ---------------------------------------------------------------------------
+// divergence: two branches, each path's ops over its own mask
+// ---------------------------------------------------------------------------
+
+namespace {
+
+// The 1-based line of the kernel source that holds `text` (so no test pins a line number).
+uint32_t source_line(const Trace& t, const std::string& text) {
+  std::istringstream lines(t.meta.source_text);
+  std::string line;
+  for (uint32_t n = 1; std::getline(lines, line); ++n)
+    if (line.find(text) != std::string::npos) return n;
+  FAIL("no line holds " << text);
+  return 0;
+}
+
+uint32_t lanes_of(const TraceStep& s) {
+  uint32_t lanes = 0;
+  for (int lane = 0; lane < 32; ++lane) lanes |= uint32_t(s.lanes[lane].active()) << lane;
+  return lanes;
+}
+
+}  // namespace
+
+TEST_CASE("divergence: which lanes took which path, their masks and ballots", "[scenario][divergence]") {
+  // Prepare: the input, and every result worked out here from it.
+  const ResolvedScenario r = resolve_scenario({"divergence", {}, ""});
+  std::vector<int> v;
+  for (uint64_t b : r.input_bits) v.push_back(as_i32(b));
+  std::vector<int> neighbour(32);
+  uint32_t rising = 0, above = 0;
+  for (int lane = 0; lane < 32; ++lane) {
+    const int partner = lane & 1 ? lane + 2 : lane ^ 2;   // odd: down 2; even: xor 2
+    neighbour[lane] = partner < 32 ? v[partner] : v[lane];  // lane 31 keeps its own
+    if (neighbour[lane] > v[lane]) rising |= 1u << lane;
+    if (v[lane] > 0) above |= 1u << lane;
+  }
+  REQUIRE(above != 0);  // the default input takes both sides of the data branch
+  REQUIRE(above != 0xffffffffu);
+
+  // Run
+  const Trace t = run("divergence");
+
+  // Verify: the outputs.
+  const auto out = out_ints(t), parity = out_ints(t, "parity_ballot"), first = out_ints(t, "first"),
+             side = out_ints(t, "side_ballot"), got_neighbour = out_ints(t, "neighbour");
+  const int first_above = std::countr_zero(above), first_other = std::countr_zero(~above);
+  for (int lane = 0; lane < 32; ++lane) {
+    INFO("lane " << lane << ", value " << v[lane]);
+    const uint32_t path = lane & 1 ? 0xaaaaaaaau : 0x55555555u;
+    CHECK(got_neighbour[lane] == neighbour[lane]);
+    CHECK(uint32_t(parity[lane]) == (rising & path));  // a path's ballot has its own lanes' bits only
+    CHECK(uint32_t(out[lane]) == rising);                // after the join, both paths' bits in one word
+    const bool is_above = (above >> lane) & 1u;
+    CHECK(first[lane] == v[is_above ? first_above : first_other]);
+    uint32_t expected_side = 0;
+    for (int other = 0; other < 32; ++other)
+      if (((above >> other) & 1u) == is_above && (is_above ? v[other] >= 5 : v[other] == 0)) expected_side |= 1u << other;
+    CHECK(uint32_t(side[lane]) == expected_side);
+  }
+
+  // Verify: the steps, in the emulator's order. It completes the waiting group
+  // of the lowest lane first, so the paths take turns: even, odd, even, odd.
+  const uint32_t fork = source_line(t, "const unsigned odd = __ballot_sync(FULL"),
+                 odd_shfl = source_line(t, "neighbour = __shfl_down_sync(odd"),
+                 even_shfl = source_line(t, "neighbour = __shfl_xor_sync(~odd"),
+                 odd_ballot = source_line(t, "parity_ballot = __ballot_sync(odd"),
+                 even_ballot = source_line(t, "parity_ballot = __ballot_sync(~odd"),
+                 data_fork = source_line(t, "const unsigned above = __ballot_sync(FULL"),
+                 join = source_line(t, "const unsigned rising = __ballot_sync(FULL");
+  REQUIRE(t.steps.size() == 11);
+  const std::vector<std::pair<uint32_t, uint32_t>> expected = {
+      {fork, 0xffffffffu},     {even_shfl, 0x55555555u}, {odd_shfl, 0xaaaaaaaau}, {even_ballot, 0x55555555u},
+      {odd_ballot, 0xaaaaaaaau}, {data_fork, 0xffffffffu}};
+  for (size_t i = 0; i < expected.size(); ++i) {
+    INFO("step " << i);
+    CHECK(t.steps[i].line == expected[i].first);
+    CHECK(t.steps[i].mask == expected[i].second);
+    CHECK(lanes_of(t.steps[i]) == expected[i].second);  // the mask is exactly the lanes that ran it
+  }
+  CHECK(t.steps[0].lanes[7].out == 0xaaaaaaaau);
+  CHECK(t.steps[5].lanes[0].out == above);
+  // The data branch: the lanes above first (lane 0's group first), each with its mask.
+  const uint32_t lowest_side = above & 1u ? above : ~above;
+  CHECK(lanes_of(t.steps[6]) == lowest_side);
+  CHECK(t.steps[6].mask == lowest_side);
+  CHECK(lanes_of(t.steps[7]) == ~lowest_side);
+  CHECK(t.steps[10].line == join);
+  CHECK(t.steps[10].lanes[31].out == rising);
+  // Every read of every path is defined: each source lane is in the mask and active.
+  for (const TraceStep& s : t.steps)
+    for (int lane = 0; lane < 32; ++lane) CHECK_FALSE(s.lanes[lane].undefined());
+  // Lane 31's down 2 is out of range: it keeps its own value, p = 0.
+  CHECK_FALSE(t.steps[2].lanes[31].ok());
+  CHECK(t.steps[2].lanes[29].src == 31);
+  CHECK(t.steps[1].lanes[4].src == 6);
+
+  // The trace's divergent regions (warp_paths.h): the two branches.
+  const auto regions = divergent_regions(t.steps);
+  REQUIRE(regions.size() == 2);
+  CHECK(regions[0].begin == 1);
+  CHECK(regions[0].end == 5);
+  CHECK(t.steps[regions[0].join].line == data_fork);
+  CHECK(regions[1].fork == 5);
+  CHECK(t.steps[regions[1].join].line == join);
+  REQUIRE(regions[1].paths.size() == 2);
+  CHECK(regions[1].paths[0].lanes == lowest_side);
+}
+
+TEST_CASE("divergence: a branch every lane takes is no divergence", "[scenario][divergence]") {
+  const Trace t = run("divergence", {{"threshold", "-100"}}, "random:4");
+  REQUIRE(t.steps.size() == 9);  // fork, 2 + 2 on the parity paths, the vote, 2 in the if, the join
+  CHECK(t.steps[6].mask == 0xffffffffu);
+  CHECK(divergent_regions(t.steps).size() == 1);
+  for (int64_t b : out_ints(t, "first")) CHECK(b == as_i32(resolve_scenario({"divergence", {}, "random:4"}).input_bits[0]));
+}
+
+TEST_CASE("divergence in f32: the same branches, the paths' own values", "[scenario][divergence]") {
+  std::vector<std::string> values;
+  uint32_t above = 0;
+  for (int lane = 0; lane < 32; ++lane) {
+    values.push_back(lane % 3 == 0 ? "-1.25" : "2.5");
+    if (lane % 3 != 0) above |= 1u << lane;
+  }
+  const Trace t = run("divergence", {{"dtype", "f32"}}, values_list(values));
+  REQUIRE(t.steps.size() == 11);
+  CHECK(t.steps[5].lanes[0].out == above);
+  const auto first = out_bits(t, "first");
+  for (int lane = 0; lane < 32; ++lane) CHECK(as_f32(first[lane]) == (lane % 3 == 0 ? -1.25f : 2.5f));
 }
 
 // ---------------------------------------------------------------------------

@@ -68,6 +68,8 @@ Trace check_shipped_file(const std::string& path, const std::string& scenario) {
   INFO("input " << shipped.meta.input_spec << "; steps: shipped " << shipped.steps.size() << ", cpu "
                 << cpu.steps.size() << "\n" << cmp.describe("shipped", "cpu"));
   CHECK(cmp.equal());
+  // Equal path by path, the H200's order of divergent paths not the emulator's: said, not failed.
+  if (!cmp.interleavings.empty()) WARN(path << ": " << cmp.describe_interleavings("shipped (GPU)", "CPU"));
   return shipped;
 }
 

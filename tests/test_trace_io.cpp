@@ -32,6 +32,9 @@
 #include "warpviz/trace_diff.h"
 #include "warpviz/trace_dump.h"
 #include "warpviz/trace_io.h"
+#include "warpviz/warp_paths.h"
+#include "divergent_traces.h"
+#include "trace_compare.h"
 
 using namespace warpviz;
 
@@ -1345,6 +1348,108 @@ TEST_CASE("diff_traces: measurements with --meta only, by name and value", "[tra
   c.meta.measurements["x"] = e.meta.measurements["x"] = std::numeric_limits<double>::quiet_NaN();
   REQUIRE(diff_traces(c, e, meta).empty());
 }
+
+// ---- diff: divergent paths in another order -------------------------------------------
+
+TEST_CASE("warp paths: a parity branch's regions, paths by lowest lane, fork and join", "[trace][diff][paths]") {
+  const Trace t = test::parity_branch_trace("BABA", "cuda");
+  const auto regions = divergent_regions(t.steps);
+  REQUIRE(regions.size() == 1);
+  const DivergentRegion& r = regions[0];
+  CHECK(r.begin == 1);
+  CHECK(r.end == 5);
+  CHECK(r.fork == 0);
+  CHECK(r.join == 5);
+  REQUIRE(r.paths.size() == 2);
+  CHECK(r.paths[0].lanes == test::kEvenLanes);  // lane 0's path is A whichever ran first
+  CHECK(r.paths[1].lanes == test::kOddLanes);
+  CHECK(r.paths[0].steps == std::vector<size_t>{2, 4});
+  CHECK(r.path_of == std::vector<uint32_t>{1, 0, 1, 0});
+  CHECK(region_of_step(regions, 3) == &r);
+  CHECK(region_of_step(regions, 0) == nullptr);
+  CHECK(region_of_step(regions, 5) == nullptr);
+}
+
+TEST_CASE("diff_traces: same per-path results in another interleaving", "[trace][diff][paths]") {
+  const Trace cpu = test::parity_branch_trace("ABAB", "cpu");
+  const Trace gpu = test::parity_branch_trace("AABB", "cuda");
+  // In recorded order the two differ.
+  size_t total = 0;
+  CHECK_FALSE(diff_traces(gpu, cpu, {}, &total).empty());
+  CHECK(total > 0);
+
+  // Path by path they are equal, and the diff says how each interleaved them.
+  TraceDiffOptions any_order;
+  any_order.paths_in_any_order = true;
+  std::vector<PathInterleaving> orders;
+  CHECK(diff_traces(gpu, cpu, any_order, &total, &orders).empty());
+  CHECK(total == 0);
+  REQUIRE(orders.size() == 1);
+  CHECK(orders[0].a_order == std::vector<uint32_t>{0, 0, 1, 1});
+  CHECK(orders[0].b_order == std::vector<uint32_t>{0, 1, 0, 1});
+  CHECK(orders[0].join_line == test::kJoinLine);
+  CHECK(describe_interleaving(orders[0], backend_label(gpu, "a"), backend_label(cpu, "b")) ==
+        "block 0 warp 0: same per-path results, different interleaving of the paths: both ran path A "
+        "(lanes 0x55555555, line 12) first, then path B (lanes 0xaaaaaaaa, line 15) (GPU A A B B, CPU A B A B)"
+        "; joined at line 20");
+}
+
+TEST_CASE("diff_traces: the path each trace ran first is named", "[trace][diff][paths]") {
+  const Trace cpu = test::parity_branch_trace("ABAB", "cpu");
+  const Trace gpu = test::parity_branch_trace("BBAA", "cuda");
+  TraceDiffOptions any_order;
+  any_order.paths_in_any_order = true;
+  std::vector<PathInterleaving> orders;
+  CHECK(diff_traces(gpu, cpu, any_order, nullptr, &orders).empty());
+  REQUIRE(orders.size() == 1);
+  CHECK(describe_interleaving(orders[0], "GPU", "CPU") ==
+        "block 0 warp 0: same per-path results, different interleaving of the paths: GPU ran path B "
+        "(lanes 0xaaaaaaaa, line 15) first, CPU ran path A (lanes 0x55555555, line 12) first "
+        "(GPU B B A A, CPU A B A B); joined at line 20");
+  // The same order on both sides is no interleaving.
+  CHECK(diff_traces(cpu, cpu, any_order, nullptr, &orders).empty());
+  CHECK(orders.empty());
+}
+
+TEST_CASE("diff_traces: a different result on a reordered path is still a difference", "[trace][diff][paths]") {
+  const Trace cpu = test::parity_branch_trace("ABAB", "cpu");
+  Trace gpu = test::parity_branch_trace("AABB", "cuda");
+  gpu.steps[3].lanes[3].out ^= 1;  // path B's shuffle (step 3 here, step 2 on the CPU), lane 3
+  TraceDiffOptions any_order;
+  any_order.paths_in_any_order = true;
+  size_t total = 0;
+  std::vector<PathInterleaving> orders;
+  const auto d = diff_traces(gpu, cpu, any_order, &total, &orders);
+  REQUIRE(total == 1);
+  CHECK(d[0].where == "step 3 (block 0 warp 0 shfl.bfly line 15) lane 3 out");
+  CHECK(orders.size() == 1);  // the order is said as well
+
+  // Other lanes on a path: not the same paths, so the steps compare in place.
+  Trace other = test::parity_branch_trace("AABB", "cuda");
+  other.steps[1].lanes[1].flags = kLaneActive;
+  CHECK_FALSE(pair_steps_by_path(other.steps, cpu.steps));
+  CHECK_FALSE(diff_traces(other, cpu, any_order, &total, &orders).empty());
+  CHECK(orders.empty());
+}
+
+TEST_CASE("compare_traces (GPU tests): another interleaving is equal and said", "[trace][diff][paths]") {
+  const Trace cpu = test::parity_branch_trace("ABAB", "cpu");
+  const Trace gpu = test::parity_branch_trace("BBAA", "cuda");
+  const test::TraceComparison cmp = test::compare_traces(gpu, cpu);
+  CHECK(cmp.equal());
+  CHECK(cmp.steps == 6);
+  CHECK(cmp.active_lanes == 6 * 32 - 4 * 16);
+  CHECK(cmp.describe_interleavings("GPU", "CPU").find("GPU ran path B (lanes 0xaaaaaaaa, line 15) first") !=
+        std::string::npos);
+  // A lane's flags on a reordered path are compared with the same path's step.
+  Trace flagged = gpu;
+  flagged.steps[1].lanes[5].flags |= kLaneUndefined;  // path B's shuffle, lane 5
+  const test::TraceComparison bad = test::compare_traces(flagged, cpu);
+  CHECK_FALSE(bad.equal());
+  REQUIRE(bad.flags.size() == 1);
+  CHECK(bad.flags[0].where == "step 1 (block 0 warp 0 shfl.bfly line 15) lane 5 flags");
+}
+
 
 // ---- dump -----------------------------------------------------------------------------
 

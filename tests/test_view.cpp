@@ -18,10 +18,12 @@
 #include "warpviz/view/history.h"
 #include "warpviz/view/lane_view.h"
 #include "warpviz/view/output_table.h"
+#include "warpviz/view/path_view.h"
 #include "warpviz/view/playback.h"
 #include "warpviz/view/settings.h"
 #include "warpviz/view/strings.h"
 #include "warpviz/view/vote_view.h"
+#include "divergent_traces.h"
 
 using namespace warpviz;
 using namespace warpviz::view;
@@ -878,4 +880,82 @@ TEST_CASE("L switches the scenarios' summaries and the seed claims' sources to C
       CHECK(has_cjk(claim.source_zh));
     }
   }
+}
+
+// ---------------------------------------------------------------------------
+// The paths view (divergence)
+// ---------------------------------------------------------------------------
+
+TEST_CASE("path view of the divergence scenario: lanes by path, masks, order, join", "[view][paths]") {
+  const Trace t = run("divergence");
+  const auto regions = divergent_regions(t.steps);
+  REQUIRE(regions.size() == 2);
+  // Step 2 (index 2): the odd lanes' shuffle, the emulator's second step of the parity branch.
+  const auto v = path_view(t.steps, regions, 2);
+  REQUIRE(v);
+  CHECK(v->place == PathPlace::OnPath);
+  REQUIRE(v->paths.size() == 2);
+  CHECK(v->paths[0].lanes == 0x55555555u);  // A: lane 0's path
+  CHECK(v->paths[1].lanes == 0xaaaaaaaau);
+  CHECK(v->current_path == 1);
+  for (int lane = 0; lane < 32; ++lane) CHECK(v->lane_path[lane] == (lane & 1));
+  CHECK(v->paths[0].first_line == t.steps[1].line);
+  CHECK(v->paths[0].steps == 2);
+  CHECK(v->paths[0].ran_as == 0);  // the emulator starts lane 0's group
+  CHECK(v->paths[1].ran_as == 1);
+  REQUIRE(v->sequence.size() == 4);
+  std::vector<int> order;
+  for (const PathSequenceRow& row : v->sequence) order.push_back(row.path);
+  CHECK(order == std::vector<int>{0, 1, 0, 1});
+  CHECK(v->sequence[1].current);
+  CHECK(v->sequence[1].op == Op::ShflDown);
+  CHECK(v->interleaved);
+  CHECK_FALSE(v->same_code);
+  CHECK(v->fork_step == 0);
+  CHECK(v->fork_line == t.steps[0].line);
+  CHECK(v->join_step == 5);
+  CHECK(v->join_line == t.steps[5].line);
+
+  // The vote between the branches is the first one's join; the first step its fork.
+  CHECK(path_view(t.steps, regions, 5)->place == PathPlace::Join);
+  CHECK(path_view(t.steps, regions, 5)->paths[0].lanes == 0x55555555u);
+  CHECK(path_view(t.steps, regions, 0)->place == PathPlace::Fork);
+  const auto last = path_view(t.steps, regions, t.steps.size() - 1);
+  REQUIRE(last);
+  CHECK(last->place == PathPlace::Join);
+  CHECK(last->paths[0].lanes == regions[1].paths[0].lanes);
+  CHECK(last->current_path == -1);
+}
+
+TEST_CASE("path view: one path run to its end first, and the same code in two groups", "[view][paths]") {
+  Trace gpu = test::parity_branch_trace("BBAA", "cuda");
+  auto regions = divergent_regions(gpu.steps);
+  auto v = path_view(gpu.steps, regions, 1);
+  REQUIRE(v);
+  CHECK_FALSE(v->interleaved);
+  CHECK(v->paths[1].ran_as == 0);  // B started first
+  CHECK(v->paths[0].ran_as == 1);
+  CHECK(v->current_path == 1);
+  CHECK(v->join_line == test::kJoinLine);
+  CHECK_FALSE(v->same_code);
+  // Both paths at the same lines: a function each path calls, or a group's tiles.
+  for (TraceStep& s : gpu.steps)
+    if (s.line == test::kOddLine || s.line == test::kOddLine + 1) s.line -= test::kOddLine - test::kEvenLine;
+  regions = divergent_regions(gpu.steps);
+  CHECK(path_view(gpu.steps, regions, 1)->same_code);
+}
+
+TEST_CASE("path view: a converged trace has none, a path without join says so", "[view][paths]") {
+  const Trace sum = run("warp_sum");
+  const auto none = divergent_regions(sum.steps);
+  CHECK(none.empty());
+  for (size_t i = 0; i < sum.steps.size(); ++i) CHECK_FALSE(path_view(sum.steps, none, i));
+
+  Trace open = test::parity_branch_trace("ABAB", "cpu");
+  open.steps.pop_back();  // no join recorded
+  const auto regions = divergent_regions(open.steps);
+  const auto v = path_view(open.steps, regions, 4);
+  REQUIRE(v);
+  CHECK(v->join_step == kNoStep);
+  CHECK(v->join_line == 0);
 }

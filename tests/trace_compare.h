@@ -2,15 +2,22 @@
 // test_shipped_traces: diff_traces (metadata, steps, outputs) plus each lane's
 // active and undefined flags, which diff_traces does not compare once either
 // trace marks a lane undefined (only the values are meant to be skipped).
+//
+// The paths of a divergent region are compared path by path: the hardware
+// does not fix their order (Volta and later schedule threads independently),
+// so a GPU that ran them in another order than the emulator, with the same
+// results path by path, is equal; the comparison says so in `interleavings`.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "warpviz/trace.h"
 #include "warpviz/trace_diff.h"
+#include "warpviz/warp_paths.h"
 
 namespace warpviz::test {
 
@@ -22,16 +29,24 @@ inline std::string lane_flag_names(uint8_t flags) {
   return s;
 }
 
-// Step by step (up to the shorter trace; diff_traces reports a count mismatch),
-// lane by lane: the kLaneActive and kLaneUndefined bits must agree.
+// The steps compared: path by path where both traces have the same paths
+// (pair_steps_by_path), else position by position up to the shorter trace
+// (diff_traces reports a count mismatch).
+inline std::vector<std::pair<size_t, size_t>> compared_step_pairs(const Trace& a, const Trace& b) {
+  if (auto by_path = pair_steps_by_path(a.steps, b.steps)) return *by_path;
+  std::vector<std::pair<size_t, size_t>> pairs;
+  for (size_t i = 0; i < std::min(a.steps.size(), b.steps.size()); ++i) pairs.emplace_back(i, i);
+  return pairs;
+}
+
+// Step by step, lane by lane: the kLaneActive and kLaneUndefined bits must agree.
 inline std::vector<TraceDifference> lane_flag_differences(const Trace& a, const Trace& b, size_t max_differences,
                                                           size_t* total = nullptr) {
   std::vector<TraceDifference> found;
   size_t count = 0;
-  const size_t steps = std::min(a.steps.size(), b.steps.size());
-  for (size_t i = 0; i < steps; ++i) {
+  for (const auto& [i, j] : compared_step_pairs(a, b)) {
     const TraceStep& sa = a.steps[i];
-    const TraceStep& sb = b.steps[i];
+    const TraceStep& sb = b.steps[j];
     for (int lane = 0; lane < kWarpSize; ++lane) {
       const uint8_t fa = sa.lanes[lane].flags & kComparedLaneFlags;
       const uint8_t fb = sb.lanes[lane].flags & kComparedLaneFlags;
@@ -51,6 +66,8 @@ inline std::vector<TraceDifference> lane_flag_differences(const Trace& a, const 
 struct TraceComparison {
   std::vector<TraceDifference> diffs;  // diff_traces' first differences
   std::vector<TraceDifference> flags;  // lane_flag_differences' first differences
+  // Divergent regions whose paths ran in another order (no difference).
+  std::vector<PathInterleaving> interleavings;
   size_t diff_total = 0, flag_total = 0;
   // What was compared, for the GPU test's summary.
   size_t steps = 0;            // step pairs (the shorter trace's count)
@@ -73,6 +90,14 @@ struct TraceComparison {
     list(flags, flag_total);
     return s;
   }
+
+  // One line per region whose paths ran in another order; empty when none did.
+  std::string describe_interleavings(const std::string& a_name, const std::string& b_name) const {
+    std::string s;
+    for (const PathInterleaving& p : interleavings)
+      s += (s.empty() ? "" : "\n") + describe_interleaving(p, a_name, b_name);
+    return s;
+  }
 };
 
 // a and b must be the same run: compare_meta (scenario, params, dtype, input,
@@ -84,15 +109,17 @@ inline TraceComparison compare_traces(const Trace& a, const Trace& b, size_t max
   options.compare_meta = true;
   options.compare_measurements = false;  // the GPU's timings and counters: no CPU run has them
   options.skip_undefined = true;
+  options.paths_in_any_order = true;  // the hardware leaves the paths' order open
   options.max_differences = max_differences;
-  c.diffs = diff_traces(a, b, options, &c.diff_total);
+  c.diffs = diff_traces(a, b, options, &c.diff_total, &c.interleavings);
   c.flags = lane_flag_differences(a, b, max_differences, &c.flag_total);
-  c.steps = std::min(a.steps.size(), b.steps.size());
+  const auto pairs = compared_step_pairs(a, b);
+  c.steps = pairs.size();
   c.lane_records = c.steps * kWarpSize;
-  for (size_t i = 0; i < c.steps; ++i)
+  for (const auto& [i, j] : pairs)
     for (int lane = 0; lane < kWarpSize; ++lane) {
       const LaneRecord& la = a.steps[i].lanes[lane];
-      const LaneRecord& lb = b.steps[i].lanes[lane];
+      const LaneRecord& lb = b.steps[j].lanes[lane];
       c.active_lanes += la.active() || lb.active();
       c.undefined_lanes += la.undefined() || lb.undefined();
     }

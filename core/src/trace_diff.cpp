@@ -4,13 +4,18 @@
 //   collector       counts every difference, keeps the first max_differences
 //   metadata        only with compare_meta; never backend/device/tool_version;
 //                   measurements by name (exact bits: two runs' cycles differ)
-//   steps           step fields, then each lane
+//   steps           step fields, then each lane; with paths_in_any_order,
+//                   each divergent region path by path (warp_paths.h)
+//   interleavings   regions whose paths ran in another order, said in words
 //   outputs         by name: dtype, length, bits
 #include "warpviz/trace_diff.h"
 
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <string>
+
+#include "warpviz/warp_paths.h"
 
 namespace warpviz {
 
@@ -121,9 +126,11 @@ bool lanes_equal(const LaneRecord& a, const LaneRecord& b) {
          a.flags == b.flags && a.bytes == b.bytes;
 }
 
-void diff_step(size_t index, const TraceStep& a, const TraceStep& b, bool skip_undefined,
+// compare_seq is off where a path's step is compared with the same step run
+// at another point of the warp's order.
+void diff_step(size_t index, const TraceStep& a, const TraceStep& b, bool skip_undefined, bool compare_seq,
                DiffCollector& c) {
-  const bool header_equal = a.block == b.block && a.warp == b.warp && a.seq == b.seq &&
+  const bool header_equal = a.block == b.block && a.warp == b.warp && (!compare_seq || a.seq == b.seq) &&
                             a.op == b.op && a.line == b.line && a.mask == b.mask &&
                             a.dtype == b.dtype && a.args.b == b.args.b &&
                             a.args.width == b.args.width && a.args.c == b.args.c &&
@@ -136,7 +143,7 @@ void diff_step(size_t index, const TraceStep& a, const TraceStep& b, bool skip_u
   const std::string at = where + " ";
   c.check(a.block, b.block, at + "block", show_u32);
   c.check(a.warp, b.warp, at + "warp", show_u32);
-  c.check(a.seq, b.seq, at + "seq", show_u32);
+  if (compare_seq) c.check(a.seq, b.seq, at + "seq", show_u32);
   c.check(a.op, b.op, at + "op", [](Op op) { return std::string(op_name(op)); });
   c.check(a.line, b.line, at + "line", show_u32);
   c.check(a.mask, b.mask, at + "mask", [](uint32_t m) { return format_hex(DType::U32, m); });
@@ -173,18 +180,87 @@ void diff_outputs(const Trace& a, const Trace& b, DiffCollector& c) {
       c.add("output \"" + ob.name + "\"", "(absent)", std::to_string(ob.bits.size()) + " values");
 }
 
+// ---- interleavings ---------------------------------------------------------------
+
+// The regions of a whose paths b ran in another order; `pairs` is
+// pair_steps_by_path's (so b's regions lie where a's do, path for path).
+std::vector<PathInterleaving> find_interleavings(const Trace& a, const Trace& b,
+                                                 const std::vector<std::pair<size_t, size_t>>& pairs) {
+  std::vector<PathInterleaving> found;
+  const std::vector<DivergentRegion> regions_b = divergent_regions(b.steps);
+  for (const DivergentRegion& ra : divergent_regions(a.steps)) {
+    const DivergentRegion* rb = region_of_step(regions_b, pairs[ra.begin].second);
+    if (!rb || rb->path_of == ra.path_of) continue;
+    PathInterleaving p;
+    p.block = ra.block;
+    p.warp = ra.warp;
+    p.a_begin = ra.begin;
+    p.a_end = ra.end;
+    for (const DivergentPath& path : ra.paths) {
+      p.path_lanes.push_back(path.lanes);
+      p.path_lines.push_back(a.steps[path.steps.front()].line);
+    }
+    p.a_order = ra.path_of;
+    p.b_order = rb->path_of;
+    if (ra.join != kNoStep) p.join_line = a.steps[ra.join].line;
+    found.push_back(std::move(p));
+  }
+  return found;
+}
+
 }  // namespace
 
-std::vector<TraceDifference> diff_traces(const Trace& a, const Trace& b,
-                                         const TraceDiffOptions& options, size_t* total) {
+std::string describe_interleaving(const PathInterleaving& p, const std::string& a_name, const std::string& b_name) {
+  auto path = [&](uint32_t i) {
+    char lanes[16];
+    std::snprintf(lanes, sizeof lanes, "0x%08x", p.path_lanes[i]);
+    return "path " + path_name(i) + " (lanes " + lanes + ", line " + std::to_string(p.path_lines[i]) + ")";
+  };
+  auto letters = [](const std::vector<uint32_t>& order) {
+    std::string s;
+    for (uint32_t i : order) s += (s.empty() ? "" : " ") + path_name(i);
+    return s;
+  };
+  std::string s = "block " + std::to_string(p.block) + " warp " + std::to_string(p.warp) +
+                  ": same per-path results, different interleaving of the paths: ";
+  const uint32_t a_first = p.a_order.front(), b_first = p.b_order.front();
+  if (a_first != b_first) {
+    s += a_name + " ran " + path(a_first) + " first, " + b_name + " ran " + path(b_first) + " first";
+  } else {
+    s += "both ran " + path(a_first) + " first";
+    for (uint32_t i = 0; i < p.path_lanes.size(); ++i)
+      if (i != a_first) s += ", then " + path(i);
+  }
+  s += " (" + a_name + " " + letters(p.a_order) + ", " + b_name + " " + letters(p.b_order) + ")";
+  s += p.join_line ? "; joined at line " + std::to_string(p.join_line) : "; no join recorded";
+  return s;
+}
+
+std::string backend_label(const Trace& t, const std::string& fallback) {
+  if (t.meta.backend == "cuda") return "GPU";
+  if (t.meta.backend == "cpu") return "CPU";
+  return fallback;
+}
+
+std::vector<TraceDifference> diff_traces(const Trace& a, const Trace& b, const TraceDiffOptions& options,
+                                         size_t* total, std::vector<PathInterleaving>* interleavings) {
   DiffCollector c(options.max_differences);
   if (options.compare_meta) diff_meta(a.meta, b.meta, options.compare_measurements, c);
   c.check(a.overflow, b.overflow, "overflow", show_bool);
   c.check(a.steps.size(), b.steps.size(), "step count", [](size_t n) { return std::to_string(n); });
-  // Steps are compared pairwise up to the shorter trace; the count difference
-  // above already says that one trace has more.
-  const size_t n = std::min(a.steps.size(), b.steps.size());
-  for (size_t i = 0; i < n; ++i) diff_step(i, a.steps[i], b.steps[i], options.skip_undefined, c);
+  if (interleavings) interleavings->clear();
+  const auto by_path = options.paths_in_any_order ? pair_steps_by_path(a.steps, b.steps) : std::nullopt;
+  if (by_path) {
+    // Each path's steps against the same path's; a step is named by its place in a.
+    for (const auto& [ia, ib] : *by_path)
+      diff_step(ia, a.steps[ia], b.steps[ib], options.skip_undefined, ia == ib, c);
+    if (interleavings) *interleavings = find_interleavings(a, b, *by_path);
+  } else {
+    // Steps are compared pairwise up to the shorter trace; the count difference
+    // above already says that one trace has more.
+    const size_t n = std::min(a.steps.size(), b.steps.size());
+    for (size_t i = 0; i < n; ++i) diff_step(i, a.steps[i], b.steps[i], options.skip_undefined, true, c);
+  }
   diff_outputs(a, b, c);
   if (total) *total = c.total();
   return c.take();

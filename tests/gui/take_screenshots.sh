@@ -56,6 +56,7 @@ EOF
 shot lanes_warp_sum full --scenario warp_sum --step 2
 shot test_shuffle_seed full --scenario test_shuffle --step 2
 shot vote_ballot "$lower_row" --scenario vote --step 3
+shot divergence_paths full --scenario divergence --step 3
 shot compact_slots "$lower_row" --scenario compact --step 1
 shot match_groups "$lower_row" --scenario match --step 1
 shot block_reduce_sum "$lower_row" --scenario reduce_sum --step 8

@@ -92,6 +92,25 @@ constexpr Words kWords[] = {
     {Text::StepOfTotal, "step %zu of %zu", "第 %zu 步，共 %zu 步"},
     {Text::StepNumber, "step %zu", "第 %zu 步"},
     {Text::CurrentStep, "Step", "当前步"},
+    // The paths panel (divergence): printf formats where they take numbers.
+    {Text::PanelPaths, "Paths", "分支路径"},
+    {Text::PathLanes, "lanes by path", "各 lane 走的路径"},
+    {Text::PathMask, "mask", "掩码"},
+    {Text::PathOrder, "the order the paths ran", "各路径的执行顺序"},
+    {Text::PathForked, "split after line %u", "在第 %u 行之后分开"},
+    {Text::PathJoined, "joined at line %u", "在第 %u 行汇合"},
+    {Text::PathNoJoin, "no join recorded: the lanes did not meet again at a warp op", "没有记录到汇合：这些 lane 之后没有再一起执行 warp 操作"},
+    {Text::PathInterleaved, "the paths took turns, step by step", "各路径轮流执行，一步一换"},
+    {Text::PathOneAfterAnother, "one path ran to its end, then the next", "一条路径跑完，再跑下一条"},
+    {Text::PathSameCode, "every path ran the same lines: one function called on each path, or the tiles of a group",
+     "每条路径执行的都是同样的代码行：每条路径各调用一次同一个函数，或是协作组的各个 tile"},
+    {Text::PathNoStep, "took no warp op here", "这里没有执行 warp 操作"},
+    {Text::PathUnspecifiedOrder,
+     "The order of the paths is the backend's: Volta and later GPUs schedule threads independently and do not fix it",
+     "路径的先后由后端决定：Volta 及之后的 GPU 独立调度线程，不保证先后顺序"},
+    {Text::NoDivergence, "All lanes of the warp ran this step together: no divergent paths around it",
+     "warp 的所有 lane 一起执行了这一步：附近没有分支发散"},
+    {Text::PathRegions, "divergent branches in this trace", "这个 trace 中的分支发散"},
 };
 
 constexpr bool in_enum_order() {

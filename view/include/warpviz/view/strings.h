@@ -17,6 +17,8 @@ enum class Text {
   Model, Measured, LoadWavefronts, LoadConflicts, StoreWavefronts, StoreConflicts, LatencyCycles,
   ThroughputCycles,
   RoundOf, StepOf, StepOfTotal, StepNumber, CurrentStep,
+  PanelPaths, PathLanes, PathMask, PathOrder, PathForked, PathJoined, PathNoJoin, PathInterleaved,
+  PathOneAfterAnother, PathSameCode, PathNoStep, PathUnspecifiedOrder, NoDivergence, PathRegions,
   Count  // keep last
 };
 
