@@ -92,6 +92,11 @@ constexpr Words kWords[] = {
     {Text::StepOfTotal, "step %zu of %zu", "第 %zu 步，共 %zu 步"},
     {Text::StepNumber, "step %zu", "第 %zu 步"},
     {Text::CurrentStep, "Step", "当前步"},
+    // The two-level reductions' phases in words (play_order.cpp's position_label).
+    {Text::FirstReductionRound, "first reduction, round %zu/%zu", "第一次归约，第 %zu/%zu 轮"},
+    {Text::FinalReductionRound, "final reduction over warpSums, round %zu/%zu", "对 warpSums 的最终归约，第 %zu/%zu 轮"},
+    {Text::WarpSumsWrite, "lane %zu writes warpSums[%zu]", "lane %zu 写入 warpSums[%zu]"},
+    {Text::WarpSumsRead, "warp %zu reads warpSums[%zu..%zu]", "warp %zu 读取 warpSums[%zu..%zu]"},
 };
 
 constexpr bool in_enum_order() {

@@ -17,6 +17,7 @@ enum class Text {
   Model, Measured, LoadWavefronts, LoadConflicts, StoreWavefronts, StoreConflicts, LatencyCycles,
   ThroughputCycles,
   RoundOf, StepOf, StepOfTotal, StepNumber, CurrentStep,
+  FirstReductionRound, FinalReductionRound, WarpSumsWrite, WarpSumsRead,
   Count  // keep last
 };
 
