@@ -46,6 +46,8 @@ AppView::AppView(view::AppSettings s) : settings(std::move(s)) {
   for (auto [id, shown] : panels.by_id())
     if (auto it = settings.panels.find(id); it != settings.panels.end()) *shown = it->second;
   playback.set_speed(settings.speed);
+  playback.set_hold(settings.hold_s);
+  playback.set_pause_after_round(settings.pause_after_round);
   last_request.scenario = settings.scenario;
 }
 
@@ -57,8 +59,8 @@ void AppView::show_trace(Trace new_trace, std::string origin) {
   const bool rerun = origin == "scenario" && trace_origin == "scenario" && new_trace.meta.scenario == trace.meta.scenario;
   trace = std::move(new_trace);
   trace_origin = std::move(origin);
-  playback.set_step_count(trace.steps.size());
-  if (!rerun) playback.seek(0);
+  playback.set_order(view::PlayOrder(trace, play_order_kind()));
+  if (!rerun) playback.jump_to_start();
   source_followed_step = SIZE_MAX;
   // A padding toggle starts its animation after this; anything else shows the new trace as it is.
   bank_animation.stop();
@@ -213,6 +215,18 @@ bool AppView::poll_user_file() {
   return changed;
 }
 
+view::PlayOrderKind AppView::play_order_kind() const {
+  view::PlayOrderKind kind = view::PlayOrderKind::Causal;
+  view::parse_play_order(settings.play_order, &kind);  // settings.cpp let only known words through
+  return kind;
+}
+
+void AppView::set_play_order(view::PlayOrderKind kind) {
+  settings.play_order = view::play_order_id(kind);
+  playback.set_order(view::PlayOrder(trace, kind));  // stays on the step shown
+  bank_cache = {};  // its shared step is the nearest in play order
+}
+
 const TraceStep* AppView::current_step() const {
   if (trace.steps.empty()) return nullptr;
   return &trace.steps[std::min(playback.step(), trace.steps.size() - 1)];
@@ -285,7 +299,10 @@ std::string AppView::first_use_layout(float width, float height) const {
   const float right_w = std::round(std::clamp(width * 0.31f, 360 * s, 620 * s));
   const float left_w = std::max(width - right_w, 200.0f);
   const float timeline_h = std::round(88 * s);
-  const bool shared = trace_has_shared;
+  // A block reduction's few warpSums accesses need no big bank panel: its
+  // lower row keeps the block view wide, the banks beside the votes.
+  const bool reduction = scenario_traits(trace.meta.scenario).block_reduction;
+  const bool shared = trace_has_shared && !reduction;
   const float lanes_h = std::round((avail_h - timeline_h) * (shared ? 0.27f : 0.52f));
   const float bottom_y = top + lanes_h + timeline_h;
   const float bottom_h = avail_h - lanes_h - timeline_h;
@@ -305,6 +322,13 @@ std::string AppView::first_use_layout(float width, float height) const {
     place("history", bank_w, bottom_y, side_w, bottom_h - 2 * third);
     place("votes", bank_w, bottom_y + bottom_h - 2 * third, side_w, third);
     place("block", bank_w, bottom_y + bottom_h - third, side_w, third);
+  } else if (reduction) {
+    const float history_w = std::round(left_w * 0.30f), middle_w = std::round(left_w * 0.28f);
+    const float votes_h = std::round(bottom_h / 3);
+    place("history", 0, bottom_y, history_w, bottom_h);
+    place("votes", history_w, bottom_y, middle_w, votes_h);
+    place("bank", history_w, bottom_y + votes_h, middle_w, bottom_h - votes_h);
+    place("block", history_w + middle_w, bottom_y, left_w - history_w - middle_w, bottom_h);
   } else {
     const float history_w = std::round(left_w * 0.40f);
     const float votes_w = std::round((left_w - history_w) / 2);
