@@ -145,6 +145,9 @@ class AppView {
     return language == view::Language::Chinese ? chinese : english;
   }
   const TraceStep* current_step() const;  // nullptr when the trace has no steps
+  // The timeline's order (settings.play_order), and a change of it that keeps the step shown.
+  view::PlayOrderKind play_order_kind() const;
+  void set_play_order(view::PlayOrderKind kind);
   // "CPU emulator" or the GPU's name, and the file shown; the scenario panel's badge.
   std::string badge_text() const;
   // ImGui ini text placing every panel on a grid over a width x height window;

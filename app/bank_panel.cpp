@@ -442,7 +442,8 @@ bool can_pad(const AppView& app) {
 
 void AppView::toggle_bank_padding() {
   if (!can_pad(*this)) return;
-  std::optional<view::BankFrame> from = view::bank_frame(trace, view::shared_step_near(trace, playback.shown_step()));
+  std::optional<view::BankFrame> from =
+      view::bank_frame(trace, view::shared_step_near(trace, playback.order(), playback.shown_position()));
   const int cols = from ? from->grid.tile_cols : 32;
   ScenarioRequest request = last_request;
   const std::string& pad_param = scenario_traits(trace.meta.scenario).pad_param;
@@ -482,7 +483,7 @@ void AppView::draw_bank_panel() {
 bool AppView::draw_bank_view() {
   if (bank_cache.shown_step != playback.shown_step()) {
     bank_cache.shown_step = playback.shown_step();
-    bank_cache.index = view::shared_step_near(trace, bank_cache.shown_step);
+    bank_cache.index = view::shared_step_near(trace, playback.order(), playback.shown_position());
     bank_cache.frame = view::bank_frame(trace, bank_cache.index);
     bank_cache.measured = view::measured_rows(trace);
     bank_cache.motions = bank_cache.frame && bank_from ? view::hit_motions(*bank_from, *bank_cache.frame)
@@ -506,8 +507,8 @@ bool AppView::draw_bank_view() {
     ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - w));
     if (ImGui::Button(label)) toggle_bank_padding();
   }
-  char step_number[48];  // 1-based, as the timeline numbers steps
-  std::snprintf(step_number, sizeof step_number, tr(view::Text::StepNumber), index + 1);
+  char step_number[48];  // 1-based, as the timeline numbers steps (in play order)
+  std::snprintf(step_number, sizeof step_number, tr(view::Text::StepNumber), playback.order().position_of(index) + 1);
   ImGui::TextDisabled("%s  ·  %d-byte  ·  %s  ·  %s %u  ·  %s %u  ·  %s", op_name(step.op), f.bytes,
                       tile_name(trace, f.grid, step.dtype).c_str(), tr("ideal", "理想"), f.analysis.ideal,
                       tr(view::Text::Broadcasts), f.analysis.broadcasts, step_number);

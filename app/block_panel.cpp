@@ -1,7 +1,9 @@
 // The block view of reduce_sum / reduce_int, drawn left to right as the data
 // flows: each warp's first reduction leaves its total in lane 0, lane 0 writes
 // it to warpSums[warp], warp 0 reduces the slots once more, lane 0 writes the
-// block's output. Below, for multi-block runs, every block's partial sum.
+// block's output. It fills in as the steps play (view::block_progress): a
+// slot shows its value once its store has landed, the output once warp 0's
+// last round has. Below, for multi-block runs, every block's partial sum.
 //
 // [SECTION] Cache
 // [SECTION] Flow: warps, warpSums, final round, output
@@ -30,6 +32,8 @@ constexpr ImU32 kSlotColour = IM_COL32(0, 114, 178, 255);  // Okabe-Ito blue: sh
 constexpr ImU32 kOutputColour = IM_COL32(0, 158, 115, 255);  // bluish green, as the lane view's outputs
 constexpr ImU32 kCurrentColour = IM_COL32(255, 196, 0, 255);
 constexpr ImU32 kFlowColour = IM_COL32(140, 180, 230, 200);
+constexpr ImU32 kUnwrittenColour = IM_COL32(38, 42, 52, 255);  // a slot or output not written yet
+constexpr ImU32 kWaitingFlow = IM_COL32(140, 180, 230, 60);     // a line whose data has not gone yet
 constexpr ImU32 kBarColour = IM_COL32(86, 180, 233, 255);
 constexpr ImU32 kTextColour = IM_COL32(235, 235, 235, 255);
 constexpr ImU32 kDimText = IM_COL32(150, 150, 150, 255);
@@ -114,6 +118,13 @@ void jump(AppView& app, size_t step) {
   app.playback.seek(step);
 }
 
+// "step 12": where the timeline plays trace step `step`, from 1.
+std::string step_number(const AppView& app, size_t step) {
+  char text[48];
+  std::snprintf(text, sizeof text, app.tr(view::Text::StepNumber), app.playback.order().position_of(step) + 1);
+  return text;
+}
+
 // Where the flow's columns and rows go, from the widest text each column holds.
 struct FlowLayout {
   ImVec2 origin;
@@ -152,38 +163,48 @@ FlowLayout flow_layout(const view::BlockView& bv, float dpi) {
   return L;
 }
 
-// Each warp's lane 0 into its warpSums slot, and every slot on to warp 0.
-void draw_warp_rows(AppView& app, const view::BlockView& bv, const FlowLayout& L, bool in_final) {
+// Each warp's lane 0 into its warpSums slot, and every slot on to warp 0. A
+// slot shows its value once lane 0's store has landed.
+void draw_warp_rows(AppView& app, const view::BlockView& bv, const view::BlockProgress& progress,
+                    const FlowLayout& L) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  const TraceStep* step = app.current_step();
   const ImVec2 fan_to = L.fan_to();
   for (size_t i = 0; i < bv.warps.size(); ++i) {
     const view::WarpPartial& w = bv.warps[i];
     const float y = L.row_y(i), mid = y + L.row_h / 2;
-    const bool current = !in_final && step && step->warp == w.warp;
+    const bool written = progress.slot_written[i];
     ImGui::PushID(int(i));
     std::string label = "warp " + std::to_string(w.warp);
-    if (box_button("warp", L.at(0, y), ImVec2(L.warp_w, L.row_h), kBoxColour, current, label, L.dpi))
+    if (box_button("warp", L.at(0, y), ImVec2(L.warp_w, L.row_h), kBoxColour, progress.current_warp == int(i), label,
+                   L.dpi))
       jump(app, w.last_step);
-    if (ImGui::IsItemHovered()) {  // the step as the timeline numbers it, from 1
-      char step_number[48];
-      std::snprintf(step_number, sizeof step_number, app.tr(view::Text::StepNumber), w.last_step + 1);
-      ImGui::SetTooltip("lane 0 = %s  (%s)", w.value.c_str(), step_number);
-    }
-    arrow(draw, L.at(L.warp_w, mid), L.at(L.x_slot, mid), kFlowColour, L.dpi);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s: lane 0 = %s  (%s)", app.tr("first reduction", "第一次归约"),
+                        progress.first_done[i] ? w.value.c_str() : "…", step_number(app, w.last_step).c_str());
+    arrow(draw, L.at(L.warp_w, mid), L.at(L.x_slot, mid), written ? kFlowColour : kWaitingFlow, L.dpi);
     char slot[96];
-    std::snprintf(slot, sizeof slot, "[%u] %s", w.warp, w.value.c_str());
-    if (box_button("slot", L.at(L.x_slot, y), ImVec2(L.slot_w, L.row_h), kSlotColour, current, slot, L.dpi))
-      jump(app, w.last_step);
+    std::snprintf(slot, sizeof slot, "[%u] %s", w.warp, written ? w.value.c_str() : "");
+    if (box_button("slot", L.at(L.x_slot, y), ImVec2(L.slot_w, L.row_h), written ? kSlotColour : kUnwrittenColour,
+                   progress.current_slot == int(i), slot, L.dpi))
+      jump(app, w.store_step);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("warpSums[%u] %s  (%s)", w.warp,
+                        written ? app.tr("written", "已写入") : app.tr("not written yet", "尚未写入"),
+                        step_number(app, w.store_step).c_str());
+    // The slots' lines to warp 0 light up while it reads them.
     ImVec2 p0 = L.at(L.x_slot + L.slot_w, mid);
-    draw->AddBezierCubic(p0, ImVec2(p0.x + L.fan_w / 2, p0.y), ImVec2(fan_to.x - L.fan_w / 2, fan_to.y), fan_to,
-                         kFlowColour, 1.2f * L.dpi);
+    const ImU32 fan = progress.current_load ? kCurrentColour : written ? kFlowColour : kWaitingFlow;
+    draw->AddBezierCubic(p0, ImVec2(p0.x + L.fan_w / 2, p0.y), ImVec2(fan_to.x - L.fan_w / 2, fan_to.y), fan_to, fan,
+                         (progress.current_load ? 2.0f : 1.2f) * L.dpi);
     ImGui::PopID();
   }
 }
 
-// Warp 0's second reduction, one box per round, then the block's output.
-void draw_final_round(AppView& app, const view::BlockView& bv, const FlowLayout& L, size_t now) {
+// Warp 0's second reduction, one box per round, then the block's output,
+// which shows once the last round has landed (the kernel's write of it to
+// global memory is no recorded step).
+void draw_final_round(AppView& app, const view::BlockView& bv, const view::BlockProgress& progress,
+                      const FlowLayout& L) {
   for (size_t r = 0; r < bv.final_round.size(); ++r) {
     const size_t index = bv.final_round[r];
     const TraceStep& s = app.trace.steps[index];
@@ -191,25 +212,31 @@ void draw_final_round(AppView& app, const view::BlockView& bv, const FlowLayout&
     const char* op = op_name(s.op);
     if (op_is_shuffle(s.op)) op += 5;
     std::string label = std::string(op) + " " + std::to_string(s.args.b);
+    const bool done = r < progress.final_rounds_done || progress.current_round == int(r);
     ImGui::PushID(1000 + int(r));
-    if (box_button("round", L.at(L.x_round, L.round_y(r)), ImVec2(L.round_w, L.row_h), kBoxColour, index == now,
-                   label, L.dpi))
+    if (box_button("round", L.at(L.x_round, L.round_y(r)), ImVec2(L.round_w, L.row_h),
+                   done ? kBoxColour : kUnwrittenColour, progress.current_round == int(r), label, L.dpi))
       jump(app, index);
     ImGui::PopID();
   }
-  // Lane 0 writes the output after the last round.
   const float out_y = L.round_top + std::max(0.0f, L.rounds_h - L.row_gap - L.row_h) / 2;
   const bool rounds = !bv.final_round.empty();
+  const bool written = progress.output_written;
   if (rounds)
     arrow(ImGui::GetWindowDrawList(), L.at(L.x_round + L.round_w, out_y + L.row_h / 2),
-          L.at(L.x_out, out_y + L.row_h / 2), kFlowColour, L.dpi);
-  const bool current = rounds && now == bv.final_round.back();
-  if (box_button("output", L.at(L.x_out, out_y), ImVec2(L.out_w, L.row_h), kOutputColour, current, bv.block_output,
-                 L.dpi) && rounds)
-    jump(app, bv.final_round.back());
+          L.at(L.x_out, out_y + L.row_h / 2), written ? kFlowColour : kWaitingFlow, L.dpi);
+  if (box_button("output", L.at(L.x_out, out_y), ImVec2(L.out_w, L.row_h), written ? kOutputColour : kUnwrittenColour,
+                 written && progress.current_output, written ? bv.block_output : std::string("?"), L.dpi) &&
+      rounds)
+    jump(app, bv.output_step);
+  if (ImGui::IsItemHovered() && rounds)
+    ImGui::SetTooltip("%s  (%s)",
+                      written ? app.tr("lane 0 holds the block's total", "lane 0 持有线程块的总和")
+                              : app.tr("after warp 0's last round", "在 warp 0 的最后一轮之后"),
+                      step_number(app, bv.output_step).c_str());
 }
 
-void draw_flow(AppView& app, const view::BlockView& bv, size_t now) {
+void draw_flow(AppView& app, const view::BlockView& bv, const view::BlockProgress& progress) {
   const FlowLayout L = flow_layout(bv, app.dpi_scale);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddText(L.at(0, 0), kDimText, "warp");
@@ -217,10 +244,8 @@ void draw_flow(AppView& app, const view::BlockView& bv, size_t now) {
   draw->AddText(L.at(L.x_round, 0), kDimText, "warp 0");
   draw->AddText(L.at(L.x_out, 0), kDimText, "out");
 
-  // In warp 0's final round every warp's first round is over: no warp row is current.
-  const bool in_final = std::find(bv.final_round.begin(), bv.final_round.end(), now) != bv.final_round.end();
-  draw_warp_rows(app, bv, L, in_final);
-  draw_final_round(app, bv, L, now);
+  draw_warp_rows(app, bv, progress, L);
+  draw_final_round(app, bv, progress, L);
 
   // Reserve what was drawn so the child scrolls over it.
   ImGui::SetCursorScreenPos(L.origin);
@@ -321,7 +346,10 @@ bool AppView::draw_block_view() {
   const bool multi_block = cache.view.all_block_outputs.size() > 1;
   const float bar_room = multi_block ? ImGui::GetTextLineHeightWithSpacing() + 62 * dpi_scale : 0;
   ImGui::BeginChild("flow", ImVec2(0, -bar_room), false, ImGuiWindowFlags_HorizontalScrollbar);
-  draw_flow(*this, cache.view, playback.step());
+  // What the steps played so far have written (a step animating in has not yet).
+  const view::BlockProgress progress =
+      view::block_progress(cache.view, playback.order(), playback.position(), playback.shown_step());
+  draw_flow(*this, cache.view, progress);
   ImGui::EndChild();
   if (multi_block) draw_blocks_bar(*this, cache);
   return true;

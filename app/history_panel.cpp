@@ -48,6 +48,7 @@ struct HistoryCache {
   size_t step_count = 0;
   uint64_t sample = 0;
   uint32_t block = 0, warp = 0;
+  view::PlayOrderKind order = view::PlayOrderKind::Causal;  // the headers number steps in play order
   bool hex = false, valid = false;
   view::HistoryTable table;
   std::vector<std::string> headers;
@@ -68,18 +69,20 @@ uint64_t sample_steps(const Trace& trace) {
   return h;
 }
 
-const HistoryCache& cached_history(const Trace& trace, uint32_t block, uint32_t warp, bool hex) {
+const HistoryCache& cached_history(const Trace& trace, const view::PlayOrder& order, uint32_t block, uint32_t warp,
+                                   bool hex) {
   static HistoryCache cache;
   uint64_t sample = sample_steps(trace);
   if (cache.valid && cache.steps == trace.steps.data() && cache.step_count == trace.steps.size() &&
-      cache.sample == sample && cache.block == block && cache.warp == warp && cache.hex == hex)
+      cache.sample == sample && cache.block == block && cache.warp == warp && cache.order == order.kind() &&
+      cache.hex == hex)
     return cache;
-  cache = HistoryCache{trace.steps.data(), trace.steps.size(), sample, block, warp, hex, true, {}, {}, {}};
+  cache = HistoryCache{trace.steps.data(), trace.steps.size(), sample, block, warp, order.kind(), hex, true, {}, {}, {}};
   cache.table = view::history_table(trace, block, warp, hex);
   for (size_t col = 0; col < cache.table.step_indices.size(); ++col) {
     const TraceStep& s = trace.steps[cache.table.step_indices[col]];
-    // The step's number as the timeline shows it (1-based, over the whole trace).
-    cache.headers.push_back(std::to_string(cache.table.step_indices[col] + 1) + " " + op_name(s.op));
+    // The step's number as the timeline shows it (1-based, in play order).
+    cache.headers.push_back(std::to_string(order.position_of(cache.table.step_indices[col]) + 1) + " " + op_name(s.op));
     size_t chars = cache.headers.back().size();
     for (const auto& row : cache.table.cells)
       if (col < row.size()) chars = std::max(chars, row[col].text.size());
@@ -131,7 +134,8 @@ void draw_cell(AppView& app, const view::HistoryTable& table, int lane, int col,
   if (ImGui::IsItemHovered()) {
     const TraceStep& s = app.trace.steps[table.step_indices[col]];
     ImGui::BeginTooltip();
-    ImGui::Text("lane %d  ·  %zu %s  (line %u)", lane, table.step_indices[col] + 1, op_name(s.op), s.line);
+    ImGui::Text("lane %d  ·  %zu %s  (line %u)", lane, app.playback.order().position_of(table.step_indices[col]) + 1,
+                op_name(s.op), s.line);
     ImGui::TextUnformatted(cell.text.c_str());
     if (cell.undefined) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", app.tr(view::Text::Undefined));
     if (!cell.active) ImGui::TextDisabled("%s", app.tr(view::Text::Inactive));
@@ -230,7 +234,7 @@ void AppView::draw_history_panel() {
     ImGui::End();
     return;
   }
-  const HistoryCache& cache = cached_history(trace, step->block, step->warp, hex);
+  const HistoryCache& cache = cached_history(trace, playback.order(), step->block, step->warp, hex);
   const view::HistoryTable& table = cache.table;
   const int columns = int(table.step_indices.size());
   if (columns == 0 || table.cells.empty()) {

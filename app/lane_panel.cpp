@@ -21,6 +21,7 @@
 #include "lane_renderer.h"
 #include "layout_report.h"
 #include "warpviz/view/lane_view.h"
+#include "warpviz/view/play_order.h"
 
 namespace warpviz::app {
 
@@ -322,7 +323,9 @@ void AppView::draw_lane_panel() {
   const ShownStep shown = shown_step(playback);
   const view::LaneFrame frame = view::lane_frame(trace, shown.index, hex);
   ImGui::PushFont(or_default(fonts.large));
-  ImGui::Text("%s   %s", view::place_label(frame, language).c_str(), frame.op_label.c_str());
+  // The place in play order: a reduction's phase in words, a round, or the step.
+  const std::string place = view::position_label(trace, playback.order(), playback.shown_position(), language);
+  ImGui::Text("%s   %s", place.c_str(), frame.op_label.c_str());
   ImGui::PopFont();
 
   const float legend_h = ImGui::GetFrameHeightWithSpacing();

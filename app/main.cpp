@@ -964,7 +964,7 @@ int main(int argc, char** argv) {
       glfwTerminate();
       return 2;
     }
-    app.playback.seek(*opt.step);
+    app.playback.seek_position(*opt.step);  // as the timeline numbers steps: in play order
   }
   float scale_x = 1, scale_y = 1;
   glfwGetWindowContentScale(window, &scale_x, &scale_y);

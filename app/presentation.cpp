@@ -20,6 +20,7 @@
 #include "panel_widgets.h"
 #include "warpviz/scenario.h"
 #include "warpviz/view/lane_view.h"
+#include "warpviz/view/play_order.h"
 #include "warpviz/view/vote_view.h"
 
 namespace warpviz::app {
@@ -110,11 +111,14 @@ void AppView::draw_presentation() {
     const size_t index = playback.shown_step();
     const view::LaneFrame frame = view::lane_frame(trace, index, hex);
     fitted_line(huge, headline,
-                {{view::place_label(frame, language), to_imgui(palette.travelling)},
+                {{view::position_label(trace, playback.order(), playback.shown_position(), language),
+                  to_imgui(palette.travelling)},
                  {frame.op_label, to_imgui(palette.text)}},
                 "presentation_header");
     char counter[64];
-    std::snprintf(counter, sizeof counter, tr(view::Text::StepOfTotal), index + 1, playback.step_count());
+    // Play positions, as the timeline counts them (causal order may differ from the stored one).
+    std::snprintf(counter, sizeof counter, tr(view::Text::StepOfTotal), playback.shown_position() + 1,
+                  playback.step_count());
     const TraceStep& shown = trace.steps[std::min(index, trace.steps.size() - 1)];
     const std::string line = source_line(trace.meta.source_text, shown.line);
     // A round's headline counts rounds; the step counter counts the trace's steps.

@@ -57,12 +57,12 @@ const SourceCache& source_cache(const Trace& trace) {
   return cache;
 }
 
-// The first step after `from` (wrapping around) recorded on `line`.
-bool next_step_on_line(const Trace& trace, size_t from, uint32_t line, size_t* found) {
-  const size_t n = trace.steps.size();
+// The first step played after position `from` (wrapping around) recorded on `line`.
+bool next_step_on_line(const Trace& trace, const view::PlayOrder& order, size_t from, uint32_t line, size_t* found) {
+  const size_t n = std::min(trace.steps.size(), order.size());
   for (size_t k = 1; k <= n; ++k) {
-    const size_t i = (from + k) % n;
-    if (trace.steps[i].line == line) {
+    const size_t i = order.step_at((from + k) % n);
+    if (i < trace.steps.size() && trace.steps[i].line == line) {
       *found = i;
       return true;
     }
@@ -183,7 +183,7 @@ void AppView::draw_source_panel() {
       if (source.has_op[size_t(i)]) {
         if (ImGui::InvisibleButton("##line", ImVec2(text_x, line_h))) {
           size_t target = 0;
-          if (next_step_on_line(trace, shown, uint32_t(i + 1), &target)) {
+          if (next_step_on_line(trace, playback.order(), playback.shown_position(), uint32_t(i + 1), &target)) {
             playback.pause();
             playback.seek(target);
           }

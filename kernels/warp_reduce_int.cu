@@ -28,12 +28,12 @@ __global__ void reduceKernel(const int* in, int* out, int n, int* warp_result) {
     v = warpReduceSum(v);                           // ① warp 内：寄存器交换
     warp_result[gid] = v;                           // warpviz: every lane's result, for the view
 
-    if (lane == 0) warpSums[warp] = v;              // ② lane0 写入共享内存
+    if (lane == 0) WARPVIZ_STORE(warpSums, warpSums[warp], v);  // ② lane0 写入共享内存 (warpSums[warp] = v)
     __syncthreads();                                //    （block 级栅栏）
 
     // ③ 第一个 warp 再归约各 warp 的部分和
     if (warp == 0) {
-        v = (lane < blockDim.x / 32) ? warpSums[lane] : 0;
+        v = (lane < blockDim.x / 32) ? WARPVIZ_LOAD(warpSums, warpSums[lane]) : 0;  // warpSums[lane]
         v = warpReduceSum(v);
         if (lane == 0) out[blockIdx.x] = v;         // 每 block 出一个结果
     }

@@ -64,7 +64,7 @@ __global__ void reduce_sum(const T* input, T* output, int n) {
 
     // Step 2: 每个Warp的线程0写入Shared Memory
     if (lane_id == 0) {
-        smem[warp_id] = val;
+        WARPVIZ_STORE(smem, smem[warp_id], val);  // warpviz: smem[warp_id] = val, recorded
     }
     __syncthreads();
 
@@ -72,7 +72,7 @@ __global__ void reduce_sum(const T* input, T* output, int n) {
     if (warp_id == 0) {
         // 只有前num_warps个线程参与
         int num_warps = blockDim.x / 32;
-        val = (tid < num_warps) ? smem[tid] : T(0.0f);
+        val = (tid < num_warps) ? WARPVIZ_LOAD(smem, smem[tid]) : T(0.0f);  // warpviz: smem[tid], recorded
         val = warp_sum(val);
     }
 

@@ -219,20 +219,30 @@ TEST_CASE("reduce_sum: per-block partial sums, two warp_sum rounds in warp 0", "
   REQUIRE(out.size() == 4);
   CHECK(as_f32(out[0]) == 256.0f);
   CHECK(as_f32(out[3]) == 232.0f);  // 1000 - 768 elements in the last block
-  // 8 warps x 5 steps, plus warp 0's second warp_sum, per block.
+  // Per block: 8 warps x (5 shuffles + lane 0's warpSums store), plus warp 0's
+  // load of the slots and its second warp_sum.
   const Recording rec(t);
-  CHECK_THAT(rec.steps(), HasStepCount(4 * 45));
-  CHECK_THAT(rec.steps().block(1).warp(0), HasStepCount(10));
-  CHECK_THAT(rec.steps().block(1).warp(7), HasStepCount(5));
+  CHECK_THAT(rec.steps(), HasStepCount(4 * (8 * 6 + 1 + 5)));
+  CHECK_THAT(rec.steps().block(1).warp(0), HasStepCount(12));
+  CHECK_THAT(rec.steps().block(1).warp(7), HasStepCount(6));
+  CHECK_THAT(rec.steps().op(Op::StoreShared), HasStepCount(4 * 8));
+  CHECK_THAT(rec.steps().op(Op::LoadShared), HasStepCount(4));
   // Steps are ordered block, warp, seq.
   for (size_t i = 1; i < t.steps.size(); ++i) {
     const TraceStep& a = t.steps[i - 1];
     const TraceStep& b = t.steps[i];
     CHECK(std::make_tuple(a.block, a.warp, a.seq) < std::make_tuple(b.block, b.warp, b.seq));
   }
+  // Lane 0 of warp 3 writes its sum to smem[3]; warp 0's lanes 0..7 read the slots back.
+  const testing::StepRef store = rec.steps().block(0).warp(3).op(Op::StoreShared).nth(0);
+  CHECK(store.active_lanes() == 1u);
+  CHECK_THAT(store.lane(0), SuppliedValue<float>(32.0f));
+  CHECK(store.step().lanes[0].addr == 3 * sizeof(float));
+  const testing::StepRef load = rec.steps().block(0).warp(0).op(Op::LoadShared).nth(0);
+  CHECK(load.active_lanes() == 0xffu);
   // Warp 0's second round starts from the 8 warp sums (lanes 0..7) and zeros.
-  const testing::StepRef second = rec.steps().block(0).warp(0).nth(5);
-  REQUIRE(second.seq() == 5);
+  const testing::StepRef second = rec.steps().block(0).warp(0).nth(7);
+  REQUIRE(second.seq() == 7);
   for (int lane = 0; lane < 32; ++lane) CHECK_THAT(second.lane(lane), SuppliedValue<float>(lane < 8 ? 32.0f : 0.0f));
 }
 
@@ -242,7 +252,7 @@ TEST_CASE("reduce_sum record filter keeps the chosen warps only", "[scenario][re
   filter.blocks = {2};
   filter.warps = {0, 3};
   const Trace t = run_scenario_cpu(r, filter);
-  CHECK(t.steps.size() == 15);
+  CHECK(t.steps.size() == 12 + 6);  // warp 0: 5 + store + load + 5; warp 3: 5 + store
   for (const TraceStep& s : t.steps) {
     CHECK(s.block == 2);
     CHECK((s.warp == 0 || s.warp == 3));

@@ -4,6 +4,7 @@
 // outputs or from hand counts, never from the view code under test.
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -19,6 +20,7 @@
 #include "warpviz/view/lane_view.h"
 #include "warpviz/view/output_table.h"
 #include "warpviz/view/path_view.h"
+#include "warpviz/view/play_order.h"
 #include "warpviz/view/playback.h"
 #include "warpviz/view/settings.h"
 #include "warpviz/view/strings.h"
@@ -190,6 +192,100 @@ TEST_CASE("playback speed is clamped and the step count keeps the position", "[p
   CHECK(p.step() == 4);
   p.set_step_count(0);
   CHECK(p.step() == 0);
+}
+
+TEST_CASE("playback holds each landed step while playing", "[playback]") {
+  Playback p(6);
+  p.set_speed(1);
+  p.set_hold(0.5);
+  CHECK(p.hold() == 0.5);
+  p.play();
+  CHECK(p.advance(1.0));  // lands on step 1 and starts holding it
+  CHECK(p.step() == 1);
+  CHECK(p.transition() == 0);
+  CHECK(p.holding());
+  CHECK_FALSE(p.advance(0.25));  // held: nothing moves
+  CHECK(p.position() == 1);
+  p.advance(0.25);  // the hold is over
+  CHECK(p.position() == 1);
+  CHECK_FALSE(p.holding());
+  p.advance(0.5);
+  CHECK(p.position() == Approx(1.5));
+
+  // One long frame spends its time moving, holding, moving: 1 s to step 3, 0.5 s held, 0.25 s on.
+  p.advance(0.5 + 0.5 + 0.25);
+  CHECK(p.position() == Approx(2.25));
+
+  // Stepping, seeking or pausing ends a hold.
+  p.seek(1);
+  p.play();
+  p.advance(1.0);
+  CHECK(p.holding());
+  p.seek(4);
+  CHECK_FALSE(p.holding());
+  // The last step is where play stops, hold or not.
+  p.advance(10.0);
+  CHECK(p.step() == 5);
+  CHECK_FALSE(p.playing());
+
+  p.set_hold(60);
+  CHECK(p.hold() == 10);  // longer is a pause: the round option
+  p.set_hold(-1);
+  CHECK(p.hold() == 0);
+}
+
+TEST_CASE("playback pauses after each round of the play order", "[playback][playorder]") {
+  const Trace t = run("reduce_sum", {{"n", "256"}});  // one block of 8 warps
+  Playback p;
+  p.set_order(PlayOrder(t, PlayOrderKind::Causal));
+  REQUIRE(p.step_count() == t.steps.size());
+  p.set_pause_after_round(true);
+  p.set_speed(20);
+  p.play();
+  p.advance(100);  // stops after warp 7's round 1
+  CHECK_FALSE(p.playing());
+  CHECK(p.position() == 7);
+  CHECK(t.steps[p.step()].warp == 7);
+  CHECK(t.steps[p.step()].seq == 0);
+  p.play();  // on to the end of round 2
+  p.advance(100);
+  CHECK(p.position() == 15);
+
+  // Per warp, a round is one warp's shuffle.
+  p.set_order(PlayOrder(t, PlayOrderKind::PerWarp));
+  p.jump_to_start();
+  p.play();
+  p.advance(100);
+  CHECK(p.position() == 1);
+
+  // Without the option, play runs to the end: the block's total.
+  p.set_pause_after_round(false);
+  p.play();
+  p.advance(100);
+  CHECK(p.position() == double(t.steps.size() - 1));
+}
+
+TEST_CASE("playback maps positions to steps through its order, and keeps the step when the order changes", "[playback][playorder]") {
+  const Trace t = run("reduce_sum", {{"n", "256"}});
+  Playback p;
+  p.set_order(PlayOrder(t, PlayOrderKind::PerWarp));
+  p.seek(6);  // stored step 6: warp 0's ld.shared, after its 5 rounds and its store
+  CHECK(p.step() == 6);
+  REQUIRE(t.steps[6].op == Op::LoadShared);
+  p.set_order(PlayOrder(t, PlayOrderKind::Causal));
+  CHECK(p.step() == 6);  // the same step, where the causal order plays it: after 40 rounds and 8 stores
+  CHECK(p.position() == 48);
+
+  // step()/shown_step() are trace steps, positions the timeline's.
+  p.seek_position(1);
+  CHECK(t.steps[p.step()].warp == 1);
+  CHECK(t.steps[p.step()].seq == 0);
+  p.scrub(1.5);
+  CHECK(p.shown_position() == 2);
+  CHECK(t.steps[p.shown_step()].warp == 2);
+  p.step_forward();
+  CHECK(p.position() == 2);
+  CHECK(p.step() == p.order().step_at(2));
 }
 
 // ---- layout -------------------------------------------------------------------
@@ -481,12 +577,12 @@ TEST_CASE("history table of warp_sum: dims, texts, heat and clicks", "[history]"
 TEST_CASE("history table of one warp of a multi-warp trace", "[history]") {
   const Trace t = run("reduce_sum");
   const HistoryTable w3 = history_table(t, 1, 3, false);
-  REQUIRE(w3.step_indices.size() == 5);
+  REQUIRE(w3.step_indices.size() == 6);  // five rounds and lane 0's warpSums store
   for (size_t i : w3.step_indices) {
     CHECK(t.steps[i].block == 1);
     CHECK(t.steps[i].warp == 3);
   }
-  CHECK(history_table(t, 0, 0, false).step_indices.size() == 10);  // warp 0 reduces twice
+  CHECK(history_table(t, 0, 0, false).step_indices.size() == 12);  // warp 0 reduces twice, stores and loads
 
   const HistoryTable none = history_table(t, 0, 31, false);
   CHECK(none.step_indices.empty());
@@ -516,14 +612,30 @@ TEST_CASE("block view of reduce_sum with ones", "[block]") {
     const TraceStep& last = t.steps[b.warps[w].last_step];
     CHECK(last.warp == w);
     CHECK(last.seq == 4);
+    // Lane 0 alone writes warpSums[w], right after its five rounds.
+    const TraceStep& store = t.steps[b.warps[w].store_step];
+    CHECK(store.op == Op::StoreShared);
+    CHECK(store.warp == w);
+    CHECK(store.seq == 5);
+    CHECK(store.lanes[0].active());
+    CHECK_FALSE(store.lanes[1].active());
+    CHECK(store.lanes[0].addr == 4 * w);  // float warpSums[32]: slot w
     // The slot is what warp 0's lane w reads back for the final round.
     CHECK(format_value(final_first.dtype, final_first.lanes[w].in) == b.warps[w].value);
   }
+  // Warp 0 reads the eight slots (lanes 0-7), then reduces them in five rounds.
+  REQUIRE(b.load_step != kNoStep);
+  const TraceStep& load = t.steps[b.load_step];
+  CHECK(load.op == Op::LoadShared);
+  CHECK(load.warp == 0);
+  for (int lane = 0; lane < 32; ++lane) CHECK(load.lanes[lane].active() == (lane < 8));
   REQUIRE(b.final_round.size() == 5);
   for (size_t k = 0; k < 5; ++k) {
     CHECK(t.steps[b.final_round[k]].warp == 0);
-    CHECK(t.steps[b.final_round[k]].seq == 5 + k);
+    CHECK(t.steps[b.final_round[k]].seq == 7 + k);  // after 5 rounds, the store and the load
   }
+  CHECK(b.output_step == b.final_round.back());
+  CHECK(b.final_end == b.output_step + 1);
   CHECK(b.block_output == "256");
   CHECK(b.all_block_outputs == std::vector<std::string>(4, "256"));
 
@@ -549,6 +661,262 @@ TEST_CASE("block view of reduce_int with iota", "[block]") {
   CHECK(b.block_output == std::to_string(256 * 256 + 32640));  // 256 + ... + 511
   CHECK(b.all_block_outputs.size() == 4);
   CHECK(b.all_block_outputs[0] == "32640");
+}
+
+// ---- play order -------------------------------------------------------------------
+
+namespace {
+
+// reduce_sum's float lane 0 after a `val += shfl` step: what it read plus what it had.
+float lane0_sum(const TraceStep& s) {
+  return std::bit_cast<float>(uint32_t(s.lanes[0].in)) + std::bit_cast<float>(uint32_t(s.lanes[0].out));
+}
+
+}  // namespace
+
+TEST_CASE("causal order of reduce_sum: first rounds side by side, the warpSums writes, then warp 0", "[playorder]") {
+  // Prepare: 4 blocks of 8 warps (n 1024, block 256).
+  const Trace t = run("reduce_sum");
+  const PlayOrder order(t, PlayOrderKind::Causal);
+  REQUIRE(order.size() == t.steps.size());
+  // Run / Verify: every step plays exactly once, and position_of inverts step_at.
+  std::set<size_t> played;
+  for (size_t p = 0; p < order.size(); ++p) {
+    played.insert(order.step_at(p));
+    CHECK(order.position_of(order.step_at(p)) == p);
+  }
+  CHECK(played.size() == t.steps.size());
+
+  // Block 0: 8 warps x 5 rounds, then 8 stores, then warp 0's load and 5 final rounds.
+  size_t p = 0;
+  for (uint32_t round = 0; round < 5; ++round) {
+    for (uint32_t warp = 0; warp < 8; ++warp, ++p) {
+      const TraceStep& s = t.steps[order.step_at(p)];
+      INFO("position " << p);
+      CHECK(s.block == 0);
+      CHECK(s.warp == warp);
+      CHECK(s.op == Op::ShflDown);
+      CHECK(s.seq == round);
+      CHECK(s.args.b == (16 >> round));
+      CHECK(order.ends_round(p) == (warp == 7));  // a round ends with its last warp
+    }
+  }
+  for (uint32_t warp = 0; warp < 8; ++warp, ++p) {
+    const TraceStep& s = t.steps[order.step_at(p)];
+    CHECK(s.op == Op::StoreShared);
+    CHECK(s.warp == warp);
+    CHECK(order.ends_round(p) == (warp == 7));
+  }
+  CHECK(t.steps[order.step_at(p)].op == Op::LoadShared);
+  CHECK(t.steps[order.step_at(p)].warp == 0);
+  CHECK(order.ends_round(p++));
+  for (uint32_t round = 0; round < 5; ++round, ++p) {
+    const TraceStep& s = t.steps[order.step_at(p)];
+    CHECK(s.warp == 0);
+    CHECK(s.op == Op::ShflDown);
+    CHECK(s.args.b == (16 >> round));
+    CHECK(order.ends_round(p));
+  }
+  // Blocks follow one another: block 1 starts right after block 0's total.
+  CHECK(t.steps[order.step_at(p)].block == 1);
+  CHECK(t.steps[order.step_at(p - 1)].block == 0);
+
+  // End lands on the block's total: lane 0 of the last block's last final round.
+  const TraceStep& last = t.steps[order.step_at(order.size() - 1)];
+  const TraceOutput* out = t.output("out");
+  REQUIRE(out != nullptr);
+  CHECK(last.warp == 0);
+  CHECK(last.block == out->bits.size() - 1);
+  CHECK(lane0_sum(last) == std::bit_cast<float>(uint32_t(out->bits[last.block])));
+  CHECK(order.ends_round(order.size() - 1));
+}
+
+TEST_CASE("per-warp order is the stored one; a single warp plays as stored either way", "[playorder]") {
+  const Trace t = run("reduce_int");
+  const PlayOrder per_warp(t, PlayOrderKind::PerWarp);
+  REQUIRE(per_warp.size() == t.steps.size());
+  for (size_t i = 0; i < t.steps.size(); ++i) {
+    CHECK(per_warp.step_at(i) == i);
+    CHECK(per_warp.position_of(i) == i);
+    CHECK(per_warp.ends_round(i));  // each op is one warp's round
+  }
+  // The causal order differs for this multi-warp trace.
+  const PlayOrder causal(t, PlayOrderKind::Causal);
+  CHECK(causal.step_at(1) != 1);
+
+  for (const char* scenario : {"warp_sum", "vote", "test_shuffle"}) {
+    const Trace one = run(scenario);
+    INFO(scenario);
+    REQUIRE(one.meta.block.count() == 32);
+    const PlayOrder order(one, PlayOrderKind::Causal);
+    REQUIRE(order.size() == one.steps.size());
+    for (size_t i = 0; i < one.steps.size(); ++i) CHECK(order.step_at(i) == i);
+  }
+  // Without a trace: the stored order of n steps.
+  const PlayOrder plain(4);
+  CHECK(plain.step_at(2) == 2);
+  CHECK(plain.step_at(9) == 3);
+  CHECK(plain.phase(0) == nullptr);
+  CHECK(PlayOrder().step_at(0) == 0);
+
+  PlayOrderKind kind = PlayOrderKind::Causal;
+  CHECK(parse_play_order(play_order_id(PlayOrderKind::PerWarp), &kind));
+  CHECK(kind == PlayOrderKind::PerWarp);
+  CHECK_FALSE(parse_play_order("sideways", &kind));
+}
+
+TEST_CASE("a step that records a value plays with the round of the shuffle before it", "[playorder]") {
+  // Prepare: one block of reduce_sum, with a step of an op the play order does
+  // not know (as the watch of a variable will be) after every shuffle.
+  const Trace base = run("reduce_sum", {{"n", "256"}});
+  Trace t = base;
+  t.steps.clear();
+  uint32_t seq = 0;
+  for (size_t i = 0; i < base.steps.size(); ++i) {
+    if (i > 0 && base.steps[i].warp != base.steps[i - 1].warp) seq = 0;
+    TraceStep s = base.steps[i];
+    s.seq = seq++;
+    t.steps.push_back(s);
+    if (!op_is_shuffle(s.op)) continue;
+    TraceStep watch = s;
+    watch.op = Op(kOpCount);
+    watch.seq = seq++;
+    t.steps.push_back(watch);
+  }
+  // Run
+  const PlayOrder order(t, PlayOrderKind::Causal);
+  // Verify: each warp's shuffle, then its watch, warp by warp, round by round.
+  for (uint32_t round = 0; round < 5; ++round)
+    for (uint32_t warp = 0; warp < 8; ++warp) {
+      const size_t p = 16 * round + 2 * warp;
+      const TraceStep& shuffle = t.steps[order.step_at(p)];
+      const TraceStep& watch = t.steps[order.step_at(p + 1)];
+      INFO("round " << round << " warp " << warp);
+      CHECK(shuffle.op == Op::ShflDown);
+      CHECK(shuffle.warp == warp);
+      CHECK(shuffle.args.b == (16 >> round));
+      CHECK(watch.op == Op(kOpCount));
+      CHECK(watch.warp == warp);
+      CHECK(watch.seq == shuffle.seq + 1);
+      CHECK_FALSE(order.ends_round(p));
+      CHECK(order.ends_round(p + 1) == (warp == 7));
+      // Its label is its round's.
+      CHECK(position_label(t, order, p + 1, Language::English) ==
+            "first reduction, round " + std::to_string(round + 1) + "/5");
+    }
+  CHECK(t.steps[order.step_at(80)].op == Op::StoreShared);
+  // The block view still finds five final rounds, each a shuffle and its watch.
+  const BlockView b = block_view(t, 0);
+  REQUIRE(b.final_round.size() == 5);
+  for (size_t r = 0; r < 5; ++r) CHECK(t.steps[b.final_round[r]].op == Op::ShflDown);
+  CHECK(t.steps[b.output_step].op == Op(kOpCount));  // the output shows after the last round's watch
+  CHECK(b.warps.size() == 8);
+  CHECK(b.warps[3].value == "32");
+}
+
+TEST_CASE("phase labels say the two reductions in words", "[playorder][strings]") {
+  const Trace t = run("reduce_sum", {{"n", "256"}});  // one block of 8 warps
+  const PlayOrder order(t, PlayOrderKind::Causal);
+  auto en = [&](size_t p) { return position_label(t, order, p, Language::English); };
+  CHECK(en(0) == "first reduction, round 1/5");
+  CHECK(en(8 * 2 + 3) == "first reduction, round 3/5");
+  CHECK(en(40) == "lane 0 writes warpSums[0]");
+  CHECK(en(45) == "lane 0 writes warpSums[5]");
+  CHECK(en(48) == "warp 0 reads warpSums[0..7]");
+  CHECK(en(50) == "final reduction over warpSums, round 2/5");
+  CHECK(en(53) == "final reduction over warpSums, round 5/5");
+  CHECK(en(54).empty());  // past the end
+  CHECK(position_label(t, order, 50, Language::Chinese) == "对 warpSums 的最终归约，第 2/5 轮");
+  // The per-warp order says the same of the same step.
+  const PlayOrder per_warp(t, PlayOrderKind::PerWarp);
+  CHECK(position_label(t, per_warp, per_warp.position_of(order.step_at(50)), Language::English) == en(50));
+
+  // reduce_int (ints, 4 blocks of 8 warps): the same words.
+  const Trace ri = run("reduce_int");
+  const PlayOrder ri_order(ri, PlayOrderKind::Causal);
+  CHECK(position_label(ri, ri_order, 7, Language::English) == "first reduction, round 1/5");
+  CHECK(position_label(ri, ri_order, 47, Language::English) == "lane 0 writes warpSums[7]");
+
+  // Other traces: a reduction's round, else the step as the timeline numbers it.
+  const Trace sum = run("warp_sum");
+  CHECK(position_label(sum, PlayOrder(sum, PlayOrderKind::Causal), 1, Language::English) == "round 2/5");
+  const Trace transpose = run("transpose");
+  const PlayOrder tp(transpose, PlayOrderKind::Causal);
+  REQUIRE(tp.size() > 2);
+  CHECK(position_label(transpose, tp, 1, Language::English) == "step 2/" + std::to_string(tp.size()));
+}
+
+TEST_CASE("block view fills in as the steps play", "[block][playorder]") {
+  // Prepare: one block of 8 warps of ones; the causal order.
+  const Trace t = run("reduce_sum", {{"n", "256"}});
+  const BlockView b = block_view(t, 0);
+  REQUIRE(b.warps.size() == 8);
+  const PlayOrder order(t, PlayOrderKind::Causal);
+  auto at = [&](double position) {
+    return block_progress(b, order, position, order.step_at(size_t(std::ceil(position))));
+  };
+  auto count = [](const std::vector<bool>& v) { return std::count(v.begin(), v.end(), true); };
+
+  // Verify: at the start nothing is written; warp 0's first round is the one shown.
+  BlockProgress p = at(0);
+  CHECK(count(p.first_done) == 0);
+  CHECK(count(p.slot_written) == 0);
+  CHECK_FALSE(p.output_written);
+  CHECK(p.current_warp == 0);
+  // After round 5 of every warp: every lane 0 has its sum, no slot is written yet.
+  p = at(39);
+  CHECK(count(p.first_done) == 8);
+  CHECK(count(p.slot_written) == 0);
+  CHECK(p.current_warp == 7);
+  // Three stores landed; the fourth is on its way, not written while it moves.
+  p = at(42);
+  CHECK(p.slot_written == std::vector<bool>{true, true, true, false, false, false, false, false});
+  CHECK(p.current_slot == 2);
+  p = at(42.5);
+  CHECK(count(p.slot_written) == 3);
+  CHECK(p.current_slot == 3);
+  // Warp 0 reads the slots, then its final rounds; the output with the last.
+  p = at(48);
+  CHECK(count(p.slot_written) == 8);
+  CHECK(p.current_load);
+  CHECK(p.final_rounds_done == 0);
+  p = at(50);
+  CHECK(p.final_rounds_done == 2);
+  CHECK(p.current_round == 1);
+  CHECK_FALSE(p.output_written);
+  p = at(double(order.size() - 1));
+  CHECK(p.final_rounds_done == 5);
+  CHECK(p.output_written);
+  CHECK(p.current_output);
+  CHECK(b.block_output == "256");
+
+  // Per warp: warp 0's slot is written before warp 1 has started.
+  const PlayOrder per_warp(t, PlayOrderKind::PerWarp);
+  const size_t warp0_store = per_warp.position_of(b.warps[0].store_step);
+  const BlockProgress pw = block_progress(b, per_warp, double(warp0_store), b.warps[0].store_step);
+  CHECK(pw.slot_written[0]);
+  CHECK_FALSE(pw.first_done[1]);
+  CHECK_FALSE(pw.output_written);  // warp 0's final rounds wait for the other warps' slots
+
+  // A trace recorded before the kernels recorded warpSums: a slot shows when
+  // its warp's lane 0 has the sum.
+  Trace old = t;
+  old.steps.erase(std::remove_if(old.steps.begin(), old.steps.end(), [](const TraceStep& s) { return op_is_shared(s.op); }),
+                  old.steps.end());
+  const BlockView ob = block_view(old, 0);
+  REQUIRE(ob.warps.size() == 8);
+  CHECK(ob.load_step == kNoStep);
+  CHECK(ob.warps[2].store_step == ob.warps[2].last_step);
+  CHECK(ob.warps[2].value == "32");
+  REQUIRE(ob.final_round.size() == 5);
+  const PlayOrder old_order(old, PlayOrderKind::Causal);
+  const BlockProgress op = block_progress(ob, old_order, 39, old_order.step_at(39));
+  CHECK(count(op.slot_written) == 8);
+  CHECK_FALSE(op.output_written);
+  // Its warp 0 reduces twice with nothing recorded between: two chains all the same.
+  CHECK(old.steps[old_order.step_at(40)].warp == 0);
+  CHECK(position_label(old, old_order, 40, Language::English) == "final reduction over warpSums, round 1/5");
+  CHECK(position_label(old, old_order, 39, Language::English) == "first reduction, round 5/5");
 }
 
 // ---- strings --------------------------------------------------------------------
@@ -593,6 +961,9 @@ TEST_CASE("settings round trip through a new directory", "[settings]") {
   s.scenario = "vote";
   s.language = "zh";
   s.speed = 3.5;
+  s.play_order = "per_warp";
+  s.hold_s = 1.25;
+  s.pause_after_round = true;
   std::string error = "stale";
   REQUIRE(save_settings(s, path, &error));
   CHECK(error.empty());
@@ -607,6 +978,9 @@ TEST_CASE("settings round trip through a new directory", "[settings]") {
   CHECK(r.scenario == "vote");
   CHECK(r.language == "zh");
   CHECK(r.speed == 3.5);
+  CHECK(r.play_order == "per_warp");
+  CHECK(r.hold_s == 1.25);
+  CHECK(r.pause_after_round);
 
   // Saving again replaces the file whole.
   s.scenario = "match";
@@ -644,6 +1018,17 @@ TEST_CASE("settings: a missing file is the defaults, a corrupt one a warning", "
   CHECK(b.scenario == "vote");
   CHECK(b.speed == 2);
   CHECK_THAT(warning, Catch::Contains("window_w") && Catch::Contains("language"));
+
+  // The timeline's fields: an unknown order, a hold beyond Playback's range, a
+  // pause flag that is no bool keep their defaults.
+  const std::string bad_timeline = (dir.path / "bad_timeline.json").string();
+  std::ofstream(bad_timeline) << R"({"play_order": "sideways", "hold_s": 11, "pause_after_round": "yes"})";
+  const AppSettings bt = load_settings(bad_timeline, &warning);
+  CHECK(bt.play_order == defaults.play_order);
+  CHECK(bt.hold_s == defaults.hold_s);
+  CHECK(bt.pause_after_round == defaults.pause_after_round);
+  CHECK_THAT(warning, Catch::Contains("play_order") && Catch::Contains("hold_s") &&
+                          Catch::Contains("pause_after_round"));
 
   CHECK(load_settings(dir.path.string(), &warning).scenario == defaults.scenario);  // a directory
   CHECK_FALSE(warning.empty());

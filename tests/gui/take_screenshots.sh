@@ -59,7 +59,7 @@ shot vote_ballot "$lower_row" --scenario vote --step 3
 shot divergence_paths full --scenario divergence --step 3
 shot compact_slots "$lower_row" --scenario compact --step 1
 shot match_groups "$lower_row" --scenario match --step 1
-shot block_reduce_sum "$lower_row" --scenario reduce_sum --step 8
+shot block_reduce_sum "$lower_row" --scenario reduce_sum --step 44  # mid-play: slots 0-3 written
 shot presentation full --scenario warp_sum --step 2 --presentation
 shot bank_unpadded "$bank_panel" --scenario bank --set pattern=column --set cols=32
 shot bank_padded "$bank_panel" --scenario bank --set pattern=column --set cols=33

@@ -185,6 +185,18 @@ size_t shared_step_near(const Trace& trace, size_t index) {
   return SIZE_MAX;
 }
 
+size_t shared_step_near(const Trace& trace, const PlayOrder& order, size_t position) {
+  const size_t n = std::min(order.size(), trace.steps.size());
+  if (n == 0) return SIZE_MAX;
+  position = std::min(position, n - 1);
+  auto shared_at = [&](size_t p) { return op_is_shared(trace.steps[std::min(order.step_at(p), n - 1)].op); };
+  for (size_t p = position + 1; p-- > 0;)
+    if (shared_at(p)) return order.step_at(p);
+  for (size_t p = position + 1; p < n; ++p)
+    if (shared_at(p)) return order.step_at(p);
+  return SIZE_MAX;
+}
+
 // ============================================================================
 // [SECTION] Labels and colours
 // ============================================================================

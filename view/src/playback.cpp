@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace warpviz::view {
 
@@ -11,6 +12,7 @@ namespace {
 
 constexpr double kMinSpeed = 0.1;
 constexpr double kMaxSpeed = 20.0;
+constexpr double kMaxHold = 10.0;  // seconds; longer is a pause, which the round option gives
 // Accumulated frame times drift (0.1 * 10 != 1.0); positions this close to a
 // step are that step, so a paused view never shows a sliver of a transition.
 constexpr double kSnap = 1e-9;
@@ -22,18 +24,30 @@ double snap(double position) {
 
 }  // namespace
 
-Playback::Playback(size_t step_count) : count_(step_count) {}
+Playback::Playback(size_t step_count) : order_(step_count) {}
 
 void Playback::set_step_count(size_t count) {
-  count_ = count;
-  const double last = count_ == 0 ? 0.0 : double(count_ - 1);
+  order_ = PlayOrder(count);
+  const double last = count == 0 ? 0.0 : double(count - 1);
   if (position_ > last) position_ = last;
-  if (count_ <= 1) playing_ = false;
+  if (count <= 1) playing_ = false;
+  hold_left_ = 0;
 }
 
-size_t Playback::step_count() const { return count_; }
+void Playback::set_order(PlayOrder order) {
+  const bool had_steps = order_.size() > 0;
+  const size_t shown = step();
+  order_ = std::move(order);
+  position_ = had_steps && shown < order_.size() ? double(order_.position_of(shown)) : 0.0;
+  if (order_.size() <= 1) playing_ = false;
+  hold_left_ = 0;
+}
 
-size_t Playback::step() const { return size_t(std::floor(position_)); }
+const PlayOrder& Playback::order() const { return order_; }
+
+size_t Playback::step_count() const { return order_.size(); }
+
+size_t Playback::step() const { return order_.step_at(size_t(std::floor(position_))); }
 
 float Playback::transition() const { return float(position_ - std::floor(position_)); }
 
@@ -45,13 +59,16 @@ float Playback::eased_transition() const {
 bool Playback::playing() const { return playing_; }
 
 void Playback::play() {
-  if (count_ <= 1) return;  // nothing to animate
+  if (order_.size() <= 1) return;  // nothing to animate
   // Play from the last step starts over: what a lecturer replaying a round expects.
-  if (position_ >= double(count_ - 1)) position_ = 0;
+  if (position_ >= double(order_.size() - 1)) position_ = 0;
   playing_ = true;
 }
 
-void Playback::pause() { playing_ = false; }
+void Playback::pause() {
+  playing_ = false;
+  hold_left_ = 0;
+}
 
 void Playback::toggle() {
   if (playing_) pause();
@@ -59,29 +76,33 @@ void Playback::toggle() {
 }
 
 void Playback::step_forward() {
-  playing_ = false;
-  seek(step() + 1);
+  pause();
+  seek_position(size_t(std::floor(position_)) + 1);
 }
 
 void Playback::step_back() {
-  playing_ = false;
-  const size_t shown = step();
-  seek(shown == 0 ? 0 : shown - 1);
+  pause();
+  const size_t at = size_t(std::floor(position_));
+  seek_position(at == 0 ? 0 : at - 1);
 }
 
-void Playback::jump_to_start() { seek(0); }
+void Playback::jump_to_start() { seek_position(0); }
 
-void Playback::jump_to_end() { seek(count_ == 0 ? 0 : count_ - 1); }
+void Playback::jump_to_end() { seek_position(order_.size() == 0 ? 0 : order_.size() - 1); }
 
-void Playback::seek(size_t step) {
-  const size_t last = count_ == 0 ? 0 : count_ - 1;
-  position_ = double(std::min(step, last));
+void Playback::seek(size_t step) { seek_position(order_.position_of(step)); }
+
+void Playback::seek_position(size_t position) {
+  const size_t last = order_.size() == 0 ? 0 : order_.size() - 1;
+  position_ = double(std::min(position, last));
+  hold_left_ = 0;
 }
 
 void Playback::scrub(double position) {
   if (std::isnan(position)) return;
-  const double last = count_ == 0 ? 0.0 : double(count_ - 1);
+  const double last = order_.size() == 0 ? 0.0 : double(order_.size() - 1);
   position_ = snap(std::clamp(position, 0.0, last));
+  hold_left_ = 0;
 }
 
 double Playback::position() const { return position_; }
@@ -93,25 +114,68 @@ void Playback::set_speed(double steps_per_second) {
 
 double Playback::speed() const { return speed_; }
 
+void Playback::set_hold(double seconds) {
+  if (std::isnan(seconds)) return;
+  hold_ = std::clamp(seconds, 0.0, kMaxHold);
+  hold_left_ = std::min(hold_left_, hold_);
+}
+
+double Playback::hold() const { return hold_; }
+
+bool Playback::holding() const { return playing_ && hold_left_ > 0; }
+
+void Playback::set_pause_after_round(bool pause) { pause_after_round_ = pause; }
+
+bool Playback::pause_after_round() const { return pause_after_round_; }
+
+void Playback::land(size_t position) {
+  if (position + 1 >= order_.size() || (pause_after_round_ && order_.ends_round(position))) {
+    playing_ = false;  // the end, or the end of a round a lecturer wants to talk over
+    return;
+  }
+  hold_left_ = hold_;
+}
+
 bool Playback::advance(double dt_seconds) {
   if (!playing_) return false;
-  const double last = count_ == 0 ? 0.0 : double(count_ - 1);
+  const double last = order_.size() == 0 ? 0.0 : double(order_.size() - 1);
   if (position_ >= last) {
     playing_ = false;
     return true;
   }
   if (!(dt_seconds > 0)) return false;  // also rejects NaN
-  position_ = snap(position_ + speed_ * dt_seconds);
-  if (position_ >= last) {
-    position_ = last;
-    playing_ = false;
+  bool moved = false;
+  // A frame may hold, move, land and hold again: spend its time in that order.
+  double left = dt_seconds;
+  while (playing_ && left > 0) {
+    if (hold_left_ > 0) {
+      const double spent = std::min(left, hold_left_);
+      hold_left_ -= spent;
+      left -= spent;
+      continue;
+    }
+    const double next = std::floor(position_) + 1;  // the next step to land
+    const double to_next = (next - position_) / speed_;
+    if (left < to_next) {
+      position_ = snap(position_ + speed_ * left);
+      moved = true;
+      if (position_ >= next) land(size_t(next));  // snapped onto it: landed all the same
+      break;
+    }
+    position_ = next;
+    left -= to_next;
+    moved = true;
+    land(size_t(next));
   }
-  return true;
+  return moved;
 }
 
-size_t Playback::shown_step() const {
-  if (transition() > 0.0f && step() + 1 < step_count()) return step() + 1;
-  return step();
+size_t Playback::shown_step() const { return order_.step_at(shown_position()); }
+
+size_t Playback::shown_position() const {
+  const size_t at = size_t(std::floor(position_));
+  if (transition() > 0.0f && at + 1 < order_.size()) return at + 1;
+  return at;
 }
 
 }  // namespace warpviz::view

@@ -17,6 +17,7 @@
 
 #include "warpviz/file_write.h"
 #include "warpviz/view/ui_scale.h"
+#include "warpviz/view/play_order.h"
 
 namespace warpviz::view {
 
@@ -121,6 +122,15 @@ AppSettings load_settings(const std::string& path, std::string* warning) {
              [](const std::string& s) { return s == "en" || s == "zh"; }, &problems);
   read_field(doc, "speed", &settings.speed,
              [](double v) { return std::isfinite(v) && v >= kMinSpeed && v <= kMaxSpeed; }, &problems);
+  read_field(doc, "play_order", &settings.play_order,
+             [](const std::string& s) {
+               PlayOrderKind kind;
+               return parse_play_order(s, &kind);
+             },
+             &problems);
+  read_field(doc, "hold_s", &settings.hold_s,
+             [](double v) { return std::isfinite(v) && v >= 0 && v <= kMaxHoldSeconds; }, &problems);
+  read_field(doc, "pause_after_round", &settings.pause_after_round, [](bool) { return true; }, &problems);
   read_field(doc, "panels", &settings.panels,
              [](const std::map<std::string, bool>& m) {
                for (const auto& [name, shown] : m)
@@ -166,6 +176,9 @@ bool save_settings(const AppSettings& settings, const std::string& path, std::st
       {"scenario", settings.scenario},
       {"language", settings.language},
       {"speed", settings.speed},
+      {"play_order", settings.play_order},
+      {"hold_s", settings.hold_s},
+      {"pause_after_round", settings.pause_after_round},
       {"panels", settings.panels},
       {"recent_files", settings.recent_files},
       {"time_limit_s", settings.time_limit_s},

@@ -111,6 +111,11 @@ constexpr Words kWords[] = {
     {Text::NoDivergence, "All lanes of the warp ran this step together: no divergent paths around it",
      "warp 的所有 lane 一起执行了这一步：附近没有分支发散"},
     {Text::PathRegions, "divergent branches in this trace", "这个 trace 中的分支发散"},
+    // The two-level reductions' phases in words (play_order.cpp's position_label).
+    {Text::FirstReductionRound, "first reduction, round %zu/%zu", "第一次归约，第 %zu/%zu 轮"},
+    {Text::FinalReductionRound, "final reduction over warpSums, round %zu/%zu", "对 warpSums 的最终归约，第 %zu/%zu 轮"},
+    {Text::WarpSumsWrite, "lane %zu writes warpSums[%zu]", "lane %zu 写入 warpSums[%zu]"},
+    {Text::WarpSumsRead, "warp %zu reads warpSums[%zu..%zu]", "warp %zu 读取 warpSums[%zu..%zu]"},
 };
 
 constexpr bool in_enum_order() {

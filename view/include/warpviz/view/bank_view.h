@@ -14,6 +14,7 @@
 
 #include "warpviz/bank_model.h"
 #include "warpviz/trace.h"
+#include "warpviz/view/play_order.h"
 
 namespace warpviz::view {
 
@@ -92,6 +93,9 @@ std::optional<BankFrame> bank_frame(const Trace& trace, size_t index);
 // The shared-memory step to show for step `index`: itself when shared, else
 // the last shared step before it, else the first after it; SIZE_MAX if none.
 size_t shared_step_near(const Trace& trace, size_t index);
+// The same in play order: the shared step at play position `position`, else
+// the last one played before it, else the first after it; SIZE_MAX if none.
+size_t shared_step_near(const Trace& trace, const PlayOrder& order, size_t position);
 
 // Lanes as a box's label: "7", "0-31", "3,9", or "5x" when neither fits.
 std::string lanes_label(uint32_t lanes);

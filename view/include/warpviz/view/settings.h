@@ -15,6 +15,12 @@ struct AppSettings {
   std::string scenario = "warp_sum";
   std::string language = "en";  // "en" or "zh"
   double speed = 1.0;
+  // The timeline: "causal" (a block's warps round by round) or "per_warp"
+  // (as stored); how long each landed step stays while playing; whether play
+  // stops at the end of each round.
+  std::string play_order = "causal";
+  double hold_s = 0.0;
+  bool pause_after_round = false;
   // Panel visibility by the panel's window id ("lanes", "bank", ...); a panel
   // missing here keeps the app's default.
   std::map<std::string, bool> panels;
@@ -29,6 +35,7 @@ struct AppSettings {
 
 constexpr size_t kMaxRecentFiles = 10;
 constexpr double kMinTimeLimit = 0.5, kMaxTimeLimit = 3600.0;  // a saved limit beyond these is damage
+constexpr double kMaxHoldSeconds = 10.0;                        // Playback's range for the hold
 
 // Puts `path` (made absolute) first in the recent files, once, keeping at most
 // kMaxRecentFiles.

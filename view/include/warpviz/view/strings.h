@@ -19,6 +19,7 @@ enum class Text {
   RoundOf, StepOf, StepOfTotal, StepNumber, CurrentStep,
   PanelPaths, PathLanes, PathMask, PathOrder, PathForked, PathJoined, PathNoJoin, PathInterleaved,
   PathOneAfterAnother, PathSameCode, PathNoStep, PathUnspecifiedOrder, NoDivergence, PathRegions,
+  FirstReductionRound, FinalReductionRound, WarpSumsWrite, WarpSumsRead,
   Count  // keep last
 };
 
