@@ -39,6 +39,271 @@ constexpr uint32_t kRecordedBlocks = 8;
 std::vector<std::pair<const char*, bool*>> PanelVisibility::by_id() {
   return {{"lanes", &lanes},     {"timeline", &timeline}, {"source", &source},     {"history", &history},
           {"votes", &votes},     {"block", &block},       {"scenario", &scenario}, {"bank", &bank},
+          {"paths", &paths},     {"cost", &cost}};
+}
+
+AppView::AppView(view::AppSettings s) : settings(std::move(s)) {
+  language = settings.language == "zh" ? view::Language::Chinese : view::Language::English;
+  for (auto [id, shown] : panels.by_id())
+    if (auto it = settings.panels.find(id); it != settings.panels.end()) *shown = it->second;
+  playback.set_speed(settings.speed);
+  playback.set_hold(settings.hold_s);
+  playback.set_pause_after_round(settings.pause_after_round);
+  last_request.scenario = settings.scenario;
+}
+
+AppView::~AppView() = default;  // here, where LaneRenderer is a complete type
+
+void AppView::show_trace(Trace new_trace, std::string origin) {
+  // Re-running the same scenario with another parameter keeps the step, so an
+  // edge case can be compared in place; anything else starts at the top.
+  const bool rerun = origin == "scenario" && trace_origin == "scenario" && new_trace.meta.scenario == trace.meta.scenario;
+  trace = std::move(new_trace);
+  trace_origin = std::move(origin);
+  playback.set_order(view::PlayOrder(trace, play_order_kind()));
+  if (!rerun) playback.jump_to_start();
+  source_followed_step = SIZE_MAX;
+  // A padding toggle starts its animation after this; anything else shows the new trace as it is.
+  bank_animation.stop();
+  bank_from.reset();
+  bank_cache = {};
+  const ScenarioSpec* spec = find_scenario(trace.meta.scenario);
+  seed_claims = spec ? check_seed_claims(*spec, trace) : std::vector<SeedClaimResult>{};
+  trace_has_shared = std::any_of(trace.steps.begin(), trace.steps.end(),
+                                 [](const TraceStep& step) { return op_is_shared(step.op); });
+  divergent_regions = warpviz::divergent_regions(trace.steps);
+}
+
+bool AppView::open_file(const std::string& path) {
+  if (view::is_cuda_source(path)) {
+    user::FileRequest request;
+    request.path = path;
+    request.time_limit_s = settings.time_limit_s;
+    open_user_file(std::move(request));
+    return true;
+  }
+  try {
+    show_file_trace(load_trace(path), path);
+    close_user_file();
+    view::remember_recent_file(settings, path);
+    return true;
+  } catch (const TraceFileError& e) {
+    error_message = e.what();  // names the file and its problem
+  } catch (const std::exception& e) {
+    error_message = "cannot open " + path + ": " + e.what();
+  }
+  return false;
+}
+
+void AppView::show_file_trace(Trace loaded, const std::string& path) {
+  scenario_notes.clear();
+  scenario_error.clear();
+  // A trace of a built-in scenario fills the scenario panel, so Run repeats it.
+  if (find_scenario(loaded.meta.scenario)) {
+    ScenarioRequest request;
+    request.scenario = loaded.meta.scenario;
+    for (const auto& [name, value] : loaded.meta.params) request.sets.emplace_back(name, value);
+    request.input = loaded.meta.input_spec;
+    last_request = std::move(request);
+  }
+  show_trace(std::move(loaded), path);
+}
+
+bool AppView::save_file(const std::string& path) {
+  try {
+    save_trace(trace, path);
+    trace_origin = path;
+    return true;
+  } catch (const TraceFileError& e) {
+    error_message = e.what();
+  } catch (const std::exception& e) {
+    error_message = "cannot save " + path + ": " + e.what();
+  }
+  return false;
+}
+
+bool AppView::run_scenario(const ScenarioRequest& request, BackendChoice choice) {
+  try {
+    ResolvedScenario resolved = resolve_scenario(request);
+    RunOptions options;
+    options.backend = choice;
+    for (uint32_t b = 0; b < kRecordedBlocks; ++b) options.filter.blocks.push_back(b);
+    Trace result = warpviz::run_scenario(resolved, options);
+
+    ScenarioRequest ran = request;  // `request` may be last_request itself
+    last_request = std::move(ran);
+    backend = choice;
+    scenario_notes = std::move(resolved.notes);
+    if (result.meta.grid.count() > kRecordedBlocks)
+      scenario_notes.push_back("recorded blocks 0-" + std::to_string(kRecordedBlocks - 1) + " of " +
+                               std::to_string(result.meta.grid.count()) + "; every block's output is kept");
+    if (result.overflow) scenario_notes.push_back("the trace ran out of room: its steps are a prefix of the run");
+    scenario_error.clear();
+    settings.scenario = last_request.scenario;
+    close_user_file();
+    show_trace(std::move(result), "scenario");
+    return true;
+  } catch (const ScenarioError& e) {
+    error_message = e.what();  // names the valid scenarios, parameters or values
+  } catch (const BackendUnavailable& e) {
+    error_message = e.what();
+  } catch (const std::exception& e) {
+    error_message = std::string("the scenario failed: ") + e.what();
+  }
+  return false;
+}
+
+void AppView::open_user_file(user::FileRequest request, view::FilePlace place) {
+  if (!user_file) user_file = std::make_unique<view::UserFileSession>(wake_loop);
+  const std::string path = request.path;
+  user_file_view = {};
+  user_file_view.grid = view::format_dims(request.grid);
+  user_file_view.block = view::format_dims(request.block);
+  user_file_view.shared = std::to_string(request.shared);
+  auto joined = [](const std::vector<std::pair<std::string, std::string>>& pairs) {
+    std::string text;
+    for (const auto& [name, value] : pairs) text += (text.empty() ? "" : " ") + (name.empty() ? value : name + "=" + value);
+    return text;
+  };
+  user_file_view.inputs = joined(request.inputs);
+  user_file_view.args = joined(request.args);
+  user_file_view.lens = joined(request.lens);
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g", request.time_limit_s);
+  user_file_view.time_limit = limit;
+  user_file->open(std::move(request), std::move(place));
+  user_file_view.trace_generation = user_file->trace_generation();
+  user_file_view.source_generation = user_file->source_generation();
+
+  // The file's text at once, no steps yet: the lanes wait for the run.
+  Trace waiting;
+  std::error_code ec;
+  waiting.meta.source_path = std::filesystem::absolute(path, ec).lexically_normal().string();
+  waiting.meta.source_text = user_file->source_text();
+  waiting.meta.backend = "cpu";
+  scenario_notes.clear();
+  scenario_error.clear();
+  show_trace(std::move(waiting), path);
+  view::remember_recent_file(settings, path);
+}
+
+void AppView::close_user_file() { user_file.reset(); }  // stops a run in flight
+
+bool AppView::poll_user_file() {
+  if (!user_file) return false;
+  view::UserFileSession& session = *user_file;
+  // Where the user is, while the session's trace is the one on screen (not
+  // before its first run: --step waits in the place).
+  if (session.shown_trace() && user_file_view.trace_generation == session.trace_generation())
+    session.place.step = playback.step();
+  bool changed = session.update();
+  if (session.trace_generation() != user_file_view.trace_generation) {
+    user_file_view.trace_generation = session.trace_generation();
+    if (const Trace* shown = session.shown_trace()) {
+      Trace copy = *shown;  // the session keeps every launch for the picker
+      copy.meta.source_text = session.source_text();
+      const view::FilePlace place = session.place;
+      show_trace(std::move(copy), session.path());
+      playback.seek(place.step);
+    }
+    changed = true;
+  }
+  if (session.source_generation() != user_file_view.source_generation) {
+    // A save shows its text before its run ends; the old steps' lines may be off by then.
+    user_file_view.source_generation = session.source_generation();
+    trace.meta.source_text = session.source_text();
+    changed = true;
+  }
+  return changed;
+}
+
+view::PlayOrderKind AppView::play_order_kind() const {
+  view::PlayOrderKind kind = view::PlayOrderKind::Causal;
+  view::parse_play_order(settings.play_order, &kind);  // settings.cpp let only known words through
+  return kind;
+}
+
+void AppView::set_play_order(view::PlayOrderKind kind) {
+  settings.play_order = view::play_order_id(kind);
+  playback.set_order(view::PlayOrder(trace, kind));  // stays on the step shown
+  bank_cache = {};  // its shared step is the nearest in play order
+}
+
+const TraceStep* AppView::current_step() const {
+  if (trace.steps.empty()) return nullptr;
+  return &trace.steps[std::min(playback.step(), trace.steps.size() - 1)];
+}
+
+std::string AppView::badge_text() const {
+  std::string badge;
+  if (trace.meta.backend == "cpu") {
+    badge = tr(view::Text::EmulatorBadge);
+  } else if (!trace.meta.device.empty()) {
+    badge = trace.meta.device;
+    if (!trace.meta.compute_capability.empty()) badge += " (compute " + trace.meta.compute_capability + ")";
+  }
+  if (!trace_origin.empty() && trace_origin != "scenario")
+    badge += (badge.empty() ? "" : "  ·  ") + std::filesystem::path(trace_origin).filename().string();
+  return badge;
+}
+
+// ============================================================================
+// [SECTION] Per frame
+// ============================================================================
+
+bool AppView::update(double dt_seconds) {
+  const bool reloaded = poll_user_file();
+  const bool moved = playback.advance(dt_seconds);
+  const bool animated = bank_animation.advance(dt_seconds);  // both advance every frame
+  return reloaded || moved || animated;
+}
+
+namespace {
+void draw_file_dialog(AppView& app);
+void draw_error_popup(AppView& app);
+}  // namespace
+
+void AppView::draw() {
+  if (presentation) {
+    draw_presentation();
+  } else {
+    draw_menu_bar();
+    // Later windows start on top; the scenario and source panels are last, as
+    // they are where a student starts.
+    if (panels.lanes) draw_lane_panel();
+    if (panels.timeline) draw_timeline_panel();
+    arrange_empty_panels();  // panel_layout.cpp: empty votes/block give the history their place
+    if (panels.history) draw_history_panel();
+    if (panels.votes && !empty_panels.votes) draw_vote_panel();
+    if (panels.cost) draw_cost_panel();
+    if (panels.block && !empty_panels.block) draw_block_panel();
+    if (panels.bank && trace_has_shared) draw_bank_panel();
+    if (panels.paths && !divergent_regions.empty()) draw_path_panel();
+    if (panels.source) draw_source_panel();
+    if (panels.scenario) draw_scenario_panel();
+  }
+  draw_file_dialog(*this);
+  draw_error_popup(*this);
+}
+
+// ============================================================================
+// [SECTION] Layout
+// ============================================================================
+
+// Right column: scenario over source. Left: lanes, the timeline under them,
+// then history, votes and block side by side. The timeline and the menu bar
+// keep a fixed height (one font), the rest shares what is left. A trace with
+// shared-memory steps gives the lower row to the bank panel, whose tile and
+// bank chart need the room; history, votes and block stack beside it.
+std::string AppView::first_use_layout(float width, float height) const {
+  const float s = dpi_scale;
+  // The main menu bar: one line of body type plus padding (fonts are loaded by now).
+  const ImFontConfig* body = fonts.regular ? fonts.regular->ConfigData : nullptr;
+  const float top = std::round((body ? body->SizePixels : 15 * s) + ImGui::GetStyle().FramePadding.y * 2);
+  const float avail_h = std::max(height - top, 200.0f);
+  const float right_w = std::round(std::clamp(width * 0.31f, 360 * s, 620 * s));
+  const float left_w = std::max(width - right_w, 200.0f);
+  const float timeline_h = std::round(88 * s);
   // A block reduction's few warpSums accesses need no big bank panel: its
   // lower row keeps the block view wide, the banks beside the votes.
   const bool reduction = scenario_traits(trace.meta.scenario).block_reduction;

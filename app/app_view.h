@@ -33,12 +33,8 @@ class LaneRenderer;  // lane_renderer.h: the GLSL cells and arrows
 
 struct PanelVisibility {
   bool lanes = true, timeline = true, source = true, history = true, votes = true, block = true, scenario = true,
-<<<<<<< HEAD
-       bank = true;
-  bool cost = false;  // opened from View: the layout has no room for it by default
-=======
        bank = true, paths = true;
->>>>>>> diverge
+  bool cost = false;  // opened from View: the layout has no room for it by default
   // Each flag by its window id ("lanes", ..., "bank"): what settings.json saves.
   std::vector<std::pair<const char*, bool*>> by_id();
 };
@@ -114,8 +110,8 @@ class AppView {
   void draw_scenario_panel();  // scenario_panel.cpp
   void draw_user_file_section();  // user_file_panel.cpp: the scenario panel's body while a .cu file is open
   void draw_bank_panel();      // bank_panel.cpp
-<<<<<<< HEAD
   void draw_cost_panel();      // cost_panel.cpp
+  void draw_path_panel();      // path_panel.cpp: divergent paths, shown when the trace has any
   void draw_presentation();    // presentation.cpp: the op's own view in large type, full window
   // lane_panel.cpp: the shown step's lanes filling `size` at the cursor.
   void draw_lane_view(float width, float height, bool high_contrast, float text_scale);
@@ -130,10 +126,6 @@ class AppView {
   struct EmptyPanels {
     bool votes = false, block = false;  // nothing in this trace for them: not drawn
   } empty_panels;
-=======
-  void draw_path_panel();      // path_panel.cpp: divergent paths, shown when the trace has any
-  void draw_presentation();    // lane_panel.cpp: lanes and op only (the banks for a shared access), full window
->>>>>>> diverge
   // bank_panel.cpp: the banks panel's contents, in the current window; false
   // when the trace has no shared-memory step to show.
   bool draw_bank_view();
