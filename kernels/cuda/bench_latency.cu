@@ -3,11 +3,17 @@
 // latency) and that exchanging registers beats going through shared memory.
 //
 // Latency: one warp runs a chain of kChain ops, each op's input the previous
-// op's result, timed with clock64. Ops whose result could be folded away or
-// that need a value of a different kind get one dependent `add.u32 x, x, k`
-// per link (k = 0 at run time, unknown to the compiler); an all-add chain
-// measures that add, and it is subtracted. Shared loads chase pointers (each
-// word holds the shared address of the next), so they need no add at all.
+// op's result, timed with clock64. ptxas folds what it can prove (an add of the
+// same value 64 times becomes one multiply-add; a constant-lane shuffle of a
+// value every lane holds is the value itself), so each link adds `d`, a
+// per-lane register the compiler cannot see through (lane * k, k = 0 at run
+// time): one dependent IADD3 per link that keeps the values different by lane.
+// The cost of that add comes from a chain of adds that cannot fold (two
+// registers adding into each other in turn) and is subtracted. Shared loads
+// chase pointers (each word holds the shared address of the next), so they
+// need no add at all; volatile accesses keep ptxas from forwarding a store to
+// the load after it. scripts/gpu-check.sh (costs) counts each chain's
+// instructions in the SASS to show nothing was folded.
 // Throughput: every SM full of 256-thread blocks, each thread running
 // kIndependentChains chains side by side; warp-ops per SM per cycle, from each
 // SM's own clock.
@@ -34,20 +40,16 @@ constexpr int kIndependentChains = 8;
 constexpr int kThroughputIterations = 512;
 constexpr int kBlock = 256;
 
-// One add the compiler cannot fold into its neighbours: inline PTX, volatile.
-__device__ __forceinline__ uint32_t add(uint32_t x, uint32_t k) {
-    asm volatile("add.u32 %0, %0, %1;" : "+r"(x) : "r"(k));
-    return x;
-}
+__device__ __forceinline__ uint32_t add(uint32_t x, uint32_t d) { return x + d; }
 
 __device__ __forceinline__ uint32_t ld_shared(uint32_t address) {
     uint32_t value;
-    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(value) : "r"(address));
+    asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(value) : "r"(address) : "memory");
     return value;
 }
 
 __device__ __forceinline__ void st_shared(uint32_t address, uint32_t value) {
-    asm volatile("st.shared.u32 [%0], %1;" ::"r"(address), "r"(value) : "memory");
+    asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"(address), "r"(value) : "memory");
 }
 
 // The shared table: 32 x 32 words, each holding the shared address of the
@@ -75,9 +77,13 @@ __device__ uint32_t table_start(const uint32_t* table, Layout layout, int lane, 
 }
 
 // The ops. `link` is one link of a chain.
+// The add alone: two registers adding into each other in turn, so each add
+// waits for the one before and no closed form exists for ptxas to find. `y`
+// lives in the kernel (kAlternating): link() sees it through `d`.
 struct Alu {
     static constexpr bool kShared = false;
-    __device__ static uint32_t link(uint32_t x, uint32_t k) { return add(x, k); }
+    static constexpr bool kAlternating = true;
+    __device__ static uint32_t link(uint32_t x, uint32_t d) { return x + d; }
 };
 struct ShflIdxConstant {
     static constexpr bool kShared = false;
@@ -107,9 +113,15 @@ struct Any {
     static constexpr bool kShared = false;
     __device__ static uint32_t link(uint32_t x, uint32_t k) { return add(uint32_t(__any_sync(kFull, x & 1u)), k); }
 };
-struct ActiveMask {  // no operand: the chain runs through the add alone
+// activemask has no operand: left alone, ptxas hoists it out of the loop. Under
+// a branch on the chain's value it cannot move (the lanes inside a branch are
+// its result), so the link is compare, activemask, add.
+struct ActiveMask {
     static constexpr bool kShared = false;
-    __device__ static uint32_t link(uint32_t x, uint32_t) { return add(x, __activemask()); }
+    __device__ static uint32_t link(uint32_t x, uint32_t d) {
+        if (x != 0x7fffffffu) x += __activemask();
+        return add(x, d);
+    }
 };
 struct MatchAny {
     static constexpr bool kShared = false;
@@ -131,12 +143,18 @@ struct StLdShared {  // store the word's own content back, then load it: a round
     }
 };
 
+template <class Op, class = void>
+struct Alternating { static constexpr bool value = false; };
+template <class Op>
+struct Alternating<Op, decltype(void(Op::kAlternating))> { static constexpr bool value = Op::kAlternating; };
+
 // Latency: one warp, one chain. cycles[0] = the chain's clock64 cycles.
 template <class Op, Layout kLayout>
 __global__ void latency_chain(uint32_t k, uint32_t* sink, long long* cycles) {
     __shared__ uint32_t table[32 * 32];
     const int lane = threadIdx.x;
     uint32_t x = uint32_t(lane);
+    uint32_t d = uint32_t(lane) * k;  // 0 at run time, a different register value per lane to ptxas
     if constexpr (Op::kShared) {
         fill_table(table, kLayout);
         __syncwarp();
@@ -146,10 +164,17 @@ __global__ void latency_chain(uint32_t k, uint32_t* sink, long long* cycles) {
     const long long start = clock64();
     for (int i = 0; i < kChain; i += kUnroll) {
 #pragma unroll
-        for (int u = 0; u < kUnroll; ++u) x = Op::link(x, k);
+        for (int u = 0; u < kUnroll; ++u) {
+            if constexpr (Alternating<Op>::value) {
+                if (u % 2 == 0) x = Op::link(x, d);
+                else d = Op::link(d, x);
+            } else {
+                x = Op::link(x, d);
+            }
+        }
     }
     const long long stop = clock64();
-    sink[lane] = x;  // the chain's result is used: nothing of it is dead
+    sink[lane] = x ^ d;  // the chain's result is used: nothing of it is dead
     if (lane == 0) cycles[0] = stop - start;
 }
 
@@ -165,6 +190,7 @@ template <class Op, Layout kLayout>
 __global__ void __launch_bounds__(kBlock) throughput_chains(uint32_t k, uint32_t* sink, long long* spans) {
     __shared__ uint32_t table[32 * 32];
     const int lane = threadIdx.x % 32;
+    const uint32_t d = uint32_t(threadIdx.x) * k;  // as in latency_chain
     uint32_t x[kIndependentChains];
     if constexpr (Op::kShared) fill_table(table, kLayout);
     __syncthreads();
@@ -175,7 +201,7 @@ __global__ void __launch_bounds__(kBlock) throughput_chains(uint32_t k, uint32_t
     const long long start = clock64();
     for (int i = 0; i < kThroughputIterations; ++i) {
 #pragma unroll
-        for (int c = 0; c < kIndependentChains; ++c) x[c] = Op::link(x[c], k);
+        for (int c = 0; c < kIndependentChains; ++c) x[c] = Op::link(x[c], d);
     }
     __syncthreads();
     const long long stop = clock64();
@@ -279,7 +305,7 @@ int run_latency_benchmark(std::ostream& log, LatencyBenchmark* result) {
       << std::flush;
 
   result->alu_cycles = chain_cycles_per_link<kl::Alu>();
-  const std::string with_add = "chain of op + dependent add.u32; the add's own chain subtracted";
+  const std::string with_add = "chain of op + dependent add of a per-lane register; an unfoldable add chain's cycles subtracted";
   measure<kl::ShflIdxConstant>(result, "shfl.idx", "constant source lane", true, with_add, log);
   measure<kl::ShflIdxData>(result, "shfl.idx", "data-dependent source lane", true, with_add, log);
   measure<kl::ShflUp>(result, "shfl.up", "", true, with_add, log);
@@ -288,8 +314,8 @@ int run_latency_benchmark(std::ostream& log, LatencyBenchmark* result) {
   measure<kl::Ballot>(result, "vote.ballot", "", true, with_add + "; includes the and that makes the predicate", log);
   measure<kl::Any>(result, "vote.any", "", true, with_add + "; includes the and that makes the predicate", log);
   measure<kl::ActiveMask>(result, "activemask", "", true,
-                          "no operand to chain through: x += activemask(); what is left after the add is the cost of "
-                          "issuing it, not a latency",
+                          "no operand to chain through: activemask under a branch on x, then x += it; includes the "
+                          "compare that guards it",
                           log);
   measure<kl::MatchAny>(result, "match.any", "", true, with_add, log);
   measure<kl::ReduxAdd>(result, "redux.add", "", true, with_add, log);
