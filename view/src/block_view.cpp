@@ -32,10 +32,12 @@ BlockView block_view(const Trace& trace, uint32_t block) {
   view.block = block;
 
   // Steps are ordered by block, warp, seq: collect each warp's run of steps.
+  // Watch steps (the kernels watch `val` after each shuffle) exchange nothing:
+  // the reductions are the shuffles.
   std::vector<std::pair<uint32_t, std::vector<size_t>>> warps;
   for (size_t i = 0; i < trace.steps.size(); ++i) {
     const TraceStep& step = trace.steps[i];
-    if (step.block != block) continue;
+    if (step.block != block || op_is_watch(step.op)) continue;
     if (warps.empty() || warps.back().first != step.warp) warps.push_back({step.warp, {}});
     warps.back().second.push_back(i);
   }
