@@ -26,7 +26,11 @@ TEST_CASE("queries filter by op, line, block, warp and lane", "[testing][query]"
   // shfl.down, then warp 0 of each block sums the warps' totals.
   const Recording rec = record_scenario("reduce_sum");
   const StepQuery down = rec.steps().op(Op::ShflDown);
-  CHECK(down.count() == rec.trace().steps.size());
+  // Every other step is a watch of val (WARPVIZ_WATCH after each round).
+  CHECK(down.count() + rec.steps().watches().count() == rec.trace().steps.size());
+  CHECK(rec.steps().watch("val").count() == down.count());
+  CHECK(rec.steps().watch("other").empty());
+  CHECK(rec.steps().block(1).warp(0).watch("val").describe() == "10 steps [block 1, warp 0, watch val]");
   const StepQuery b1w0 = down.block(1).warp(0);
   CHECK(b1w0.count() == 10);  // warp_sum twice
   CHECK(down.block(1).warp(3).count() == 5);
@@ -38,7 +42,7 @@ TEST_CASE("queries filter by op, line, block, warp and lane", "[testing][query]"
   CHECK(down.line(line).count() == down.count());
   CHECK(down.line(line + 1000).empty());
   CHECK(rec.steps().op(Op::Ballot).empty());
-  CHECK(b1w0.nth(7).seq() == 7);
+  CHECK(b1w0.nth(7).seq() == 14);
   CHECK(b1w0[7].ordinal() == 7);
   CHECK(b1w0.describe() == "10 steps [shfl.down, block 1, warp 0]");
   CHECK_THROWS_WITH(b1w0.nth(10), "there is no step 10 among the 10 steps [shfl.down, block 1, warp 0] (they are steps 0 to 9)");
@@ -140,7 +144,7 @@ TEST_CASE("HasBankCost checks each shared step against the bank model", "[testin
   CHECK_THAT(text, Catch::EndsWith(" costs 32 wavefronts, 31 conflicts, expected 1 wavefronts, 0 conflicts"));
   CHECK(verdict(HasBankCost(32, -1), column.steps()) == std::pair<bool, std::string>{true, "each cost 32 wavefronts"});
   CHECK_THAT(record_scenario("bank", {{"pattern", "column"}, {"cols", "33"}}).steps(), HasBankCost(1, 0));
-  CHECK(verdict(HasBankCost(-1, 0), record_scenario("warp_sum").steps()).second ==
+  CHECK(verdict(HasBankCost(-1, 0), record_scenario("warp_sum").steps().shuffles()).second ==
         "hold step 0 (shfl.down, line " + std::to_string(record_scenario("warp_sum").steps().nth(0).line()) +
             ", block 0, warp 0, seq 0), which is no shared-memory step");
   CHECK_THROWS_AS(record_scenario("warp_sum").steps().nth(0).bank(), std::invalid_argument);
