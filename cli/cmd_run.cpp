@@ -68,6 +68,32 @@ void print_shared_steps(const Trace& trace) {
   }
 }
 
+// Each watch step (WARPVIZ_WATCH) as "watch val": where, and its lanes' values
+// (the first kLanesShown active ones).
+void print_watch_steps(const Trace& trace) {
+  constexpr size_t kShown = 32, kLanesShown = 8;
+  size_t count = 0;
+  for (const TraceStep& step : trace.steps) {
+    if (!op_is_watch(step.op)) continue;
+    if (count++ == 0) std::cout << "watched values:\n";
+    if (count > kShown) continue;
+    std::cout << "  line " << step.line << "  watch " << watch_name(step.args) << " (" << dtype_name(step.dtype)
+              << ")  block " << step.block << " warp " << step.warp << "  lanes " << std::popcount(step.mask) << ":";
+    size_t shown = 0;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      const LaneRecord& rec = step.lanes[lane];
+      if (!rec.active()) continue;
+      if (shown++ == kLanesShown) {
+        std::cout << " ...";
+        break;
+      }
+      std::cout << " " << lane << "=" << format_value(step.dtype, rec.out);
+    }
+    std::cout << "\n";
+  }
+  if (count > kShown) std::cout << "  ... " << count - kShown << " more watch steps\n";
+}
+
 }  // namespace
 
 void print_trace_summary(const Trace& trace) {
@@ -81,6 +107,7 @@ void print_trace_summary(const Trace& trace) {
     std::cout << "\n";
   }
   print_shared_steps(trace);
+  print_watch_steps(trace);
 }
 
 namespace {

@@ -28,6 +28,7 @@ __global__ void cg_reduce_kernel(const T* input, int op, T* out, T* down_out) {
     } else {
         v = cg::reduce(warp, value, cg::plus<T>());  // 现成的归约
     }
+    WARPVIZ_WATCH(v);
     out[warp.thread_rank()] = v;
 }
 

@@ -12,8 +12,10 @@
 
 // warp 内 32 个线程的 sum 归约：5 步 log2(32)
 __inline__ __device__ int warpReduceSum(int value) {
-    for (int offset = 16; offset > 0; offset >>= 1)
+    for (int offset = 16; offset > 0; offset >>= 1) {
         value += __shfl_down_sync(0xffffffff, value, offset);
+        WARPVIZ_WATCH(value);
+    }
     return value;      // 文章: 所有 lane 都持有相同结果 (only lane 0 holds the total)
 }
 

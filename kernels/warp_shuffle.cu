@@ -20,6 +20,7 @@ __device__ T warp_sum(T val) {
     // 每次迭代，将下方offset个线程的值加到当前线程
     for (int offset = 16; offset > 0; offset >>= 1) {
         val += __shfl_down_sync(0xFFFFFFFF, val, offset);
+        WARPVIZ_WATCH(val);
     }
     return val;
 }
@@ -30,6 +31,7 @@ __device__ T warp_sum_xor(T val) {
     // XOR掩码: 1, 2, 4, 8, 16
     for (int offset = 1; offset < 32; offset <<= 1) {
         val += __shfl_xor_sync(0xFFFFFFFF, val, offset);
+        WARPVIZ_WATCH(val);
     }
     return val;
 }
@@ -40,6 +42,7 @@ __device__ T warp_max(T val) {
     for (int offset = 16; offset > 0; offset >>= 1) {
         T other = __shfl_down_sync(0xFFFFFFFF, val, offset);
         val = fmaxf(val, other);
+        WARPVIZ_WATCH(val);
     }
     return val;
 }

@@ -186,6 +186,7 @@ user_cases=(
   "tests/user_files/dynamic_shared.cu|--grid 3 --block 128 --shared 16 --input ones --len out=3"
   "tests/user_files/shuffle_vs_barrier.cu|--input iota"
   "tests/user_files/declared.cu|--set factor=2 --set dtype=i32"
+  "tests/user_files/watched.cu|--input iota"
   "kernels/examples/warp_prefix_sum.cu|--grid 2 --block 64 --input random:7"
   "kernels/examples/block_max.cu|"
   "examples/grading/submissions/correct.cu|--input random:3"

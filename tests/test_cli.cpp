@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "cli_runner.h"
 #include "divergent_traces.h"
@@ -53,10 +54,10 @@ TEST_CASE("run warp_sum --input iota --json: offsets, sources and outputs", "[cl
   CHECK(j["dtype"] == "f32");
   // auto: the emulator here, the GPU where one is present; the trace is the same.
   CHECK((j["backend"] == "cpu" || j["backend"] == "cuda"));
-  REQUIRE(j["steps"].size() == 5);
+  REQUIRE(j["steps"].size() == 10);  // five shuffles, each followed by a watch of val
   const int offsets[] = {16, 8, 4, 2, 1};
   for (int s = 0; s < 5; ++s) {
-    const auto& step = j["steps"][s];
+    const auto& step = j["steps"][2 * s];
     CHECK(step["op"] == "shfl.down");
     CHECK(step["args"]["delta"] == offsets[s]);
     CHECK(step["mask"] == "0xffffffff");
@@ -72,6 +73,39 @@ TEST_CASE("run warp_sum --input iota --json: offsets, sources and outputs", "[cl
   REQUIRE(out.size() == 32);
   for (int lane = 0; lane < 32; ++lane) CHECK(out[lane] == hex32(float(496 + 16 * lane)));
   CHECK(j["source"]["path"] == "kernels/warp_shuffle.cu");
+}
+
+TEST_CASE("run warp_sum --input iota --json: watch steps of val, lane 0 16, 48, 112, 240, 496", "[cli][acceptance][watch]") {
+  const auto j = nlohmann::json::parse(cli_stdout("run warp_sum --input iota --json"));
+  CHECK(j["version"] == 2);
+  std::vector<std::string> lane0;
+  for (const auto& step : j["steps"]) {
+    if (step["op"] != "watch") continue;
+    CHECK(step["args"] == nlohmann::json{{"name", "val"}});
+    CHECK(step["dtype"] == "f32");
+    CHECK(step["lanes"][0]["in"] == step["lanes"][0]["out"]);
+    lane0.push_back(step["lanes"][0]["out"]);
+  }
+  CHECK(lane0 == std::vector<std::string>{hex32(16), hex32(48), hex32(112), hex32(240), hex32(496)});
+
+  // warp_sum_xor: the last watch holds 496 in every lane.
+  const auto x = nlohmann::json::parse(cli_stdout("run warp_sum_xor --input iota --json"));
+  const nlohmann::json* last = nullptr;
+  for (const auto& step : x["steps"])
+    if (step["op"] == "watch") last = &step;
+  REQUIRE(last);
+  CHECK((*last)["args"]["name"] == "val");
+  for (const auto& lane : (*last)["lanes"]) CHECK(lane["out"] == hex32(496));
+
+  // The text forms: run lists the watched values, dump titles a step `watch val`.
+  const CommandResult run = cli("run warp_sum --input iota");
+  CHECK(run.out.find("watched values:") != std::string::npos);
+  CHECK(run.out.find("watch val (f32)  block 0 warp 0  lanes 32: 0=496 1=512") != std::string::npos);
+  const fs::path dir = temp_dir();
+  const std::string wvt = (dir / "w.wvt").string();
+  REQUIRE(cli("run warp_sum --input iota -o " + wvt).exit_code == 0);
+  const CommandResult dump = cli("dump " + wvt);
+  CHECK(dump.out.find("  watch val mask=0xffffffff  dtype f32") != std::string::npos);
 }
 
 TEST_CASE("run test_shuffle --json: 2.0 in lane 0, 10.0 in lane 5, and the seed's claim", "[cli][acceptance]") {
@@ -125,7 +159,7 @@ TEST_CASE("files: -o writes .wvt or .json, dump and diff read them", "[cli][file
   const CommandResult dump = cli("dump " + wvt);
   CHECK(dump.exit_code == 0);
   CHECK(dump.out.find("shfl.down") != std::string::npos);
-  CHECK(nlohmann::json::parse(cli_stdout("dump " + json + " --json"))["steps"].size() == 5);
+  CHECK(nlohmann::json::parse(cli_stdout("dump " + json + " --json"))["steps"].size() == 10);
 
   const CommandResult same = cli("diff " + wvt + " " + json);
   CHECK(same.exit_code == 0);

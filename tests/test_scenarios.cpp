@@ -75,6 +75,20 @@ std::vector<int64_t> range(int64_t first, int64_t last) {  // inclusive
   return v;
 }
 
+// The trace without its watch steps (WARPVIZ_WATCH): the warp ops alone, seq as recorded.
+Trace without_watches(Trace t) {
+  t.steps.erase(std::remove_if(t.steps.begin(), t.steps.end(), [](const TraceStep& s) { return op_is_watch(s.op); }),
+                t.steps.end());
+  return t;
+}
+
+// The 1-based line of the first occurrence of `text` in the trace's kernel source.
+uint32_t source_line_of(const Trace& t, const std::string& text) {
+  const size_t pos = t.meta.source_text.find(text);
+  REQUIRE(pos != std::string::npos);
+  return uint32_t(std::count(t.meta.source_text.begin(), t.meta.source_text.begin() + long(pos), '\n') + 1);
+}
+
 std::string values_list(const std::vector<std::string>& items) {
   std::string s = "values:";
   for (size_t i = 0; i < items.size(); ++i) s += (i ? "," : "") + items[i];
@@ -88,7 +102,9 @@ std::string values_list(const std::vector<std::string>& items) {
 // ---------------------------------------------------------------------------
 
 TEST_CASE("warp_sum over lane ids: offsets 16..1, sources, partial sums", "[scenario][warp_sum]") {
-  const Trace t = run("warp_sum");
+  const Trace recorded = run("warp_sum");
+  REQUIRE(recorded.steps.size() == 10);  // five shuffles, each followed by a watch of val
+  const Trace t = without_watches(recorded);
   REQUIRE(t.meta.backend == "cpu");
   REQUIRE(t.meta.source_path == "kernels/warp_shuffle.cu");
   REQUIRE(t.meta.source_text.find("__shfl_down_sync(0xFFFFFFFF, val, offset)") != std::string::npos);
@@ -101,7 +117,7 @@ TEST_CASE("warp_sum over lane ids: offsets 16..1, sources, partial sums", "[scen
     CHECK(step.args.width == 32);
     CHECK(step.args.c == 0x1f);
     CHECK(step.mask == 0xffffffffu);
-    CHECK(step.seq == uint32_t(s));
+    CHECK(step.seq == uint32_t(2 * s));  // the watch after it is seq 2 s + 1
     for (int lane = 0; lane < 32; ++lane) {
       const LaneRecord& l = step.lanes[lane];
       CHECK(l.active());
@@ -127,17 +143,104 @@ TEST_CASE("warp_sum over lane ids: offsets 16..1, sources, partial sums", "[scen
   for (int lane = 0; lane < 32; ++lane) CHECK(out[lane] == f32_bits(float(496 + 16 * lane)));
 }
 
+TEST_CASE("warp_sum watches val after each round: lane 0 holds 16, 48, 112, 240, 496", "[scenario][warp_sum][watch]") {
+  const Trace t = run("warp_sum", {}, "iota");
+  const Recording rec(t);
+  const testing::StepQuery watches = rec.steps().watch("val");
+  REQUIRE_THAT(watches, HasStepCount(5));
+  REQUIRE_THAT(rec.steps().watches(), HasStepCount(5));  // no other name
+  const uint32_t line = source_line_of(t, "WARPVIZ_WATCH(val);");
+  const float lane0[] = {16, 48, 112, 240, 496};
+  for (size_t k = 0; k < 5; ++k) {
+    INFO("watch " << k);
+    const TraceStep& w = watches.nth(k).step();
+    CHECK(w.op == Op::Watch);
+    CHECK(watch_name(w.args) == "val");
+    CHECK(w.line == line);
+    CHECK(w.dtype == DType::F32);
+    CHECK(w.mask == 0xffffffffu);  // every lane is converged in the loop
+    CHECK(w.seq == uint32_t(2 * k + 1));  // right after its round's shuffle
+    CHECK(as_f32(w.lanes[0].out) == lane0[k]);
+    // Each lane's watched value is what its shuffle gave it added to its own:
+    // the in + out of the round before, and the in of the round after.
+    const TraceStep& shuffle = t.steps[2 * k];
+    REQUIRE(shuffle.op == Op::ShflDown);
+    for (int lane = 0; lane < 32; ++lane) {
+      const LaneRecord& l = w.lanes[lane];
+      CHECK(l.active());
+      CHECK(l.ok());
+      CHECK_FALSE(l.undefined());
+      CHECK(l.src == -1);
+      CHECK(l.in == l.out);
+      CHECK(as_f32(l.out) == as_f32(shuffle.lanes[lane].in) + as_f32(shuffle.lanes[lane].out));
+      if (k + 1 < 5) CHECK(l.out == t.steps[2 * k + 2].lanes[lane].in);
+    }
+  }
+  // The last watch is the kernel's output, lane by lane.
+  CHECK(watches.nth(4).step().lanes[31].out == out_bits(t)[31]);
+
+  // i32 too: the dtype follows the variable's type.
+  const Recording ints = record_scenario("warp_sum", {{"dtype", "i32"}});
+  REQUIRE_THAT(ints.steps().watch("val"), HasStepCount(5));
+  CHECK(ints.steps().watch("val").nth(4).step().dtype == DType::I32);
+  CHECK(as_i32(ints.steps().watch("val").nth(4).step().lanes[0].out) == 496);
+}
+
+TEST_CASE("warp_sum_xor's last watch holds 496 in every lane", "[scenario][warp_sum][watch]") {
+  for (const char* dtype : {"f32", "i32"}) {
+    INFO("dtype " << dtype);
+    const Trace t = run("warp_sum_xor", {{"dtype", dtype}}, "iota");
+    const Recording rec(t);
+    const testing::StepQuery watches = rec.steps().watch("val");
+    REQUIRE_THAT(watches, HasStepCount(5));
+    const TraceStep& last = watches.nth(4).step();
+    CHECK(last.mask == 0xffffffffu);
+    for (int lane = 0; lane < 32; ++lane) {
+      const uint64_t v = last.lanes[lane].out;
+      CHECK((std::string(dtype) == "f32" ? double(as_f32(v)) : double(as_i32(v))) == 496.0);
+    }
+    // The first round pairs lanes l and l ^ 1: lane 0 holds 0 + 1.
+    const uint64_t first = watches.nth(0).step().lanes[0].out;
+    CHECK((std::string(dtype) == "f32" ? double(as_f32(first)) : double(as_i32(first))) == 1.0);
+  }
+}
+
+TEST_CASE("the built-in reductions watch their running value", "[scenario][watch]") {
+  struct Expected {
+    const char* scenario;
+    const char* name;
+    size_t watches;  // in block 0, warp 0
+  };
+  // warp_max: five rounds; reduce_sum/reduce_int: five per level, two levels in
+  // warp 0; cg_reduce: the reduction's result, once.
+  for (const Expected& e : {Expected{"warp_max", "val", 5}, Expected{"reduce_sum", "val", 10},
+                            Expected{"reduce_int", "value", 10}, Expected{"cg_reduce", "v", 1}}) {
+    INFO(e.scenario);
+    const Trace t = run(e.scenario);
+    const Recording rec(t);
+    CHECK_THAT(rec.steps().block(0).warp(0).watch(e.name), HasStepCount(e.watches));
+    // Watching changes nothing else: the warp ops are those of the kernel.
+    for (const TraceStep& s : t.steps)
+      if (op_is_watch(s.op)) CHECK(watch_name(s.args) == e.name);
+  }
+  // warp_max's last watch is its output.
+  const Trace max = run("warp_max", {}, "random:3");
+  const Recording rec(max);
+  for (int lane = 0; lane < 32; ++lane)
+    CHECK(rec.steps().watch("val").nth(4).step().lanes[lane].out == out_bits(max)[size_t(lane)]);
+}
+
 TEST_CASE("warp_sum i32 and warp_sum_xor: §7 case 27", "[scenario][warp_sum][semantics]") {
   const auto down = out_ints(run("warp_sum", {{"dtype", "i32"}}));
   for (int lane = 0; lane < 32; ++lane) CHECK(down[lane] == 496 + 16 * lane);
   const Recording x = record_scenario("warp_sum_xor", {{"dtype", "i32"}});
-  REQUIRE_THAT(x.steps(), HasStepCount(5));
+  REQUIRE_THAT(x.steps(), HasStepCount(10));  // with a watch of val after each
   REQUIRE_THAT(x.steps().op(Op::ShflXor), HasStepCount(5));
   for (int s = 0; s < 5; ++s) {
-    CHECK(x.steps().nth(size_t(s)).step().args.b == (1 << s));
+    CHECK(x.steps().shuffles().nth(size_t(s)).step().args.b == (1 << s));
     std::vector<int> partners(32);
     for (int lane = 0; lane < 32; ++lane) partners[size_t(lane)] = lane ^ (1 << s);
-    CHECK_THAT(x.steps().nth(size_t(s)), ReadSources(partners));
+    CHECK_THAT(x.steps().shuffles().nth(size_t(s)), ReadSources(partners));
   }
   for (int v : x.output("out").as<int>()) CHECK(v == 496);
 }
@@ -175,7 +278,7 @@ TEST_CASE("warp_max follows a shfl_down fmaxf tree", "[scenario][warp_max]") {
     for (int lane = 0; lane < 32; ++lane) next[lane] = std::max(ref[lane], lane + offset < 32 ? ref[lane + offset] : ref[lane]);
     ref = next;
   }
-  const Trace t = run("warp_max", {}, input);
+  const Trace t = without_watches(run("warp_max", {}, input));
   REQUIRE(t.steps.size() == 5);
   const auto& out = out_bits(t);
   for (int lane = 0; lane < 32; ++lane) CHECK(as_f32(out[lane]) == ref[lane]);
@@ -185,7 +288,7 @@ TEST_CASE("warp_max follows a shfl_down fmaxf tree", "[scenario][warp_max]") {
 TEST_CASE("warp_max: fmaxf drops one NaN, two NaNs give the canonical NaN", "[scenario][warp_max][float]") {
   std::string input = "bits:";
   for (int lane = 0; lane < 32; ++lane) input += std::string(lane ? "," : "") + (lane == 16 ? "0x7fc00001" : "0x3f800000");
-  const Trace t = run("warp_max", {}, input);
+  const Trace t = without_watches(run("warp_max", {}, input));
   // Offset 16: lane 0 meets lane 16's NaN and keeps 1.0; lane 16 is out of range,
   // reads itself, and fmaxf(NaN, NaN) gives 0x7fffffff (sm_90 FMNMX).
   CHECK(t.steps[1].lanes[0].in == 0x3f800000u);
@@ -219,12 +322,15 @@ TEST_CASE("reduce_sum: per-block partial sums, two warp_sum rounds in warp 0", "
   REQUIRE(out.size() == 4);
   CHECK(as_f32(out[0]) == 256.0f);
   CHECK(as_f32(out[3]) == 232.0f);  // 1000 - 768 elements in the last block
-  // Per block: 8 warps x (5 shuffles + lane 0's warpSums store), plus warp 0's
-  // load of the slots and its second warp_sum.
+  // Per block: 8 warps x (5 shuffles, each followed by a watch of val, and lane
+  // 0's warpSums store), plus warp 0's load of the slots and its second
+  // warp_sum with its watches.
   const Recording rec(t);
-  CHECK_THAT(rec.steps(), HasStepCount(4 * (8 * 6 + 1 + 5)));
-  CHECK_THAT(rec.steps().block(1).warp(0), HasStepCount(12));
-  CHECK_THAT(rec.steps().block(1).warp(7), HasStepCount(6));
+  CHECK_THAT(rec.steps(), HasStepCount(4 * (8 * 11 + 1 + 10)));
+  CHECK_THAT(rec.steps().shuffles(), HasStepCount(4 * 45));
+  CHECK_THAT(rec.steps().watch("val"), HasStepCount(4 * 45));
+  CHECK_THAT(rec.steps().block(1).warp(0), HasStepCount(22));
+  CHECK_THAT(rec.steps().block(1).warp(7), HasStepCount(11));
   CHECK_THAT(rec.steps().op(Op::StoreShared), HasStepCount(4 * 8));
   CHECK_THAT(rec.steps().op(Op::LoadShared), HasStepCount(4));
   // Steps are ordered block, warp, seq.
@@ -241,8 +347,8 @@ TEST_CASE("reduce_sum: per-block partial sums, two warp_sum rounds in warp 0", "
   const testing::StepRef load = rec.steps().block(0).warp(0).op(Op::LoadShared).nth(0);
   CHECK(load.active_lanes() == 0xffu);
   // Warp 0's second round starts from the 8 warp sums (lanes 0..7) and zeros.
-  const testing::StepRef second = rec.steps().block(0).warp(0).nth(7);
-  REQUIRE(second.seq() == 7);
+  const testing::StepRef second = rec.steps().block(0).warp(0).shuffles().nth(5);
+  REQUIRE(second.seq() == 12);  // 5 shuffles and 5 watches, the store, the load
   for (int lane = 0; lane < 32; ++lane) CHECK_THAT(second.lane(lane), SuppliedValue<float>(lane < 8 ? 32.0f : 0.0f));
 }
 
@@ -252,7 +358,7 @@ TEST_CASE("reduce_sum record filter keeps the chosen warps only", "[scenario][re
   filter.blocks = {2};
   filter.warps = {0, 3};
   const Trace t = run_scenario_cpu(r, filter);
-  CHECK(t.steps.size() == 12 + 6);  // warp 0: 5 + store + load + 5; warp 3: 5 + store
+  CHECK(t.steps.size() == 22 + 11);  // warp 0: 10 + store + load + 10; warp 3: 10 + store
   for (const TraceStep& s : t.steps) {
     CHECK(s.block == 2);
     CHECK((s.warp == 0 || s.warp == 3));
@@ -341,7 +447,10 @@ TEST_CASE("compact: kept lanes land at popc of the kept lanes below", "[scenario
 }
 
 TEST_CASE("cg_reduce: tile shfl_down, xor butterfly for floats, redux for ints", "[scenario][cg]") {
-  const Trace f = run("cg_reduce");
+  const Trace watched = run("cg_reduce");
+  REQUIRE(watched.steps.size() == 7);
+  CHECK(watched.steps[6].op == Op::Watch);  // WARPVIZ_WATCH(v) after the reduction
+  const Trace f = without_watches(watched);
   REQUIRE(f.steps.size() == 6);
   CHECK(f.steps[0].op == Op::ShflDown);
   for (int s = 1; s < 6; ++s) {
@@ -353,7 +462,7 @@ TEST_CASE("cg_reduce: tile shfl_down, xor butterfly for floats, redux for ints",
   const auto down = out_bits(f, "shfl_down");
   for (int lane = 0; lane < 32; ++lane) CHECK(as_f32(down[lane]) == float(lane < 31 ? lane + 1 : 31));
 
-  const Trace i = run("cg_reduce", {{"dtype", "i32"}});
+  const Trace i = without_watches(run("cg_reduce", {{"dtype", "i32"}}));
   REQUIRE(i.steps.size() == 2);
   CHECK(i.steps[1].op == Op::ReduxAdd);
   for (int64_t v : out_ints(i)) CHECK(v == 496);

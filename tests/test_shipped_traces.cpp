@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,6 +64,69 @@ Trace without_shared_steps(Trace t) {
   }
   t.steps = std::move(kept);
   return t;
+// The format version a .wvt file was written with (its header's bytes 8-11).
+uint32_t binary_version_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  unsigned char header[12] = {};
+  in.read(reinterpret_cast<char*>(header), sizeof header);
+  return uint32_t(header[8]) | uint32_t(header[9]) << 8 | uint32_t(header[10]) << 16 | uint32_t(header[11]) << 24;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// For each line of `now` (1-based), the line of `then` it is, as a line diff
+// (longest common subsequence) pairs them; 0 for a line `then` does not have.
+std::vector<uint32_t> line_map(const std::string& now, const std::string& then) {
+  const std::vector<std::string> a = lines_of(now), b = lines_of(then);
+  std::vector<std::vector<uint32_t>> common(a.size() + 1, std::vector<uint32_t>(b.size() + 1, 0));
+  for (size_t i = a.size(); i-- > 0;)
+    for (size_t j = b.size(); j-- > 0;)
+      common[i][j] = a[i] == b[j] ? common[i + 1][j + 1] + 1 : std::max(common[i + 1][j], common[i][j + 1]);
+  std::vector<uint32_t> map(a.size() + 2, 0);
+  for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    if (a[i] == b[j]) {
+      map[i + 1] = uint32_t(j + 1);
+      ++i;
+      ++j;
+    } else if (common[i + 1][j] >= common[i][j + 1]) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return map;
+}
+
+// The CPU rerun as the shipped trace could hold it. A file older than format 3
+// has no watch steps (they came with it, and with the WARPVIZ_WATCH lines in
+// the kernels), so the rerun's watches are dropped and each warp's seq counted
+// again without them; every other step must still match, lane by lane. And
+// when the kernel source has changed since the recording (those watch lines
+// moved the lines below them), each step's line is mapped onto the shipped
+// source by a line diff, so a step must stand on the same source line as then.
+Trace as_shipped_could_hold(Trace cpu, const Trace& shipped, uint32_t shipped_version) {
+  if (shipped_version < kTraceBinaryWatchVersion) {
+    std::vector<TraceStep> kept;
+    uint32_t seq = 0;
+    for (size_t i = 0; i < cpu.steps.size(); ++i) {
+      TraceStep& s = cpu.steps[i];
+      if (i == 0 || s.block != cpu.steps[i - 1].block || s.warp != cpu.steps[i - 1].warp) seq = 0;
+      if (op_is_watch(s.op)) continue;
+      s.seq = seq++;
+      kept.push_back(s);
+    }
+    cpu.steps = std::move(kept);
+  }
+  if (cpu.meta.source_text != shipped.meta.source_text) {
+    const std::vector<uint32_t> map = line_map(cpu.meta.source_text, shipped.meta.source_text);
+    for (TraceStep& s : cpu.steps) s.line = s.line < map.size() ? map[s.line] : 0;
+  }
+  return cpu;
 }
 
 // Loads and checks one shipped trace; returns it (empty on failure).
@@ -100,6 +165,13 @@ Trace check_shipped_file(const std::string& path, const std::string& scenario) {
   }
 
   // Verify: metadata, steps, lane flags and values, outputs.
+  const uint32_t version = binary_version_of(path);
+  // Today's kernels do watch (warp_sum's val, say): the rerun has watch steps.
+  const size_t watches = size_t(std::count_if(cpu.steps.begin(), cpu.steps.end(),
+                                              [](const TraceStep& s) { return op_is_watch(s.op); }));
+  INFO("format version " << version << "; the rerun's watch steps: " << watches
+                         << (version < kTraceBinaryWatchVersion ? ", left out" : ""));
+  cpu = as_shipped_could_hold(std::move(cpu), shipped, version);
   const test::TraceComparison cmp = test::compare_traces(shipped, cpu);
   INFO("input " << shipped.meta.input_spec << "; steps: shipped " << shipped.steps.size() << ", cpu "
                 << cpu.steps.size() << "\n" << cmp.describe("shipped", "cpu"));

@@ -27,7 +27,11 @@ TEST_CASE("queries filter by op, line, block, warp and lane", "[testing][query]"
   // through the shared warpSums: one st.shared per warp, one ld.shared).
   const Recording rec = record_scenario("reduce_sum");
   const StepQuery down = rec.steps().op(Op::ShflDown);
-  CHECK(down.count() == rec.trace().steps.size() - 4 * (8 + 1));
+  // Every shuffle is followed by a watch of val (WARPVIZ_WATCH after each round).
+  CHECK(down.count() == rec.trace().steps.size() - 4 * (8 + 1) - rec.steps().watches().count());
+  CHECK(rec.steps().watch("val").count() == down.count());
+  CHECK(rec.steps().watch("other").empty());
+  CHECK(rec.steps().block(1).warp(0).watch("val").describe() == "10 steps [block 1, warp 0, watch val]");
   const StepQuery b1w0 = down.block(1).warp(0);
   CHECK(b1w0.count() == 10);  // warp_sum twice
   CHECK(down.block(1).warp(3).count() == 5);
@@ -39,7 +43,7 @@ TEST_CASE("queries filter by op, line, block, warp and lane", "[testing][query]"
   CHECK(down.line(line).count() == down.count());
   CHECK(down.line(line + 1000).empty());
   CHECK(rec.steps().op(Op::Ballot).empty());
-  CHECK(b1w0.nth(7).seq() == 9);  // the store and the load come between the two warp_sums
+  CHECK(b1w0.nth(7).seq() == 16);  // the watches, the store and the load come between
   CHECK(b1w0[7].ordinal() == 7);
   CHECK(b1w0.describe() == "10 steps [shfl.down, block 1, warp 0]");
   CHECK_THROWS_WITH(b1w0.nth(10), "there is no step 10 among the 10 steps [shfl.down, block 1, warp 0] (they are steps 0 to 9)");
@@ -84,7 +88,7 @@ TEST_CASE("ReadsFrom and ReadSources name the lane, the step and both sources", 
   const Recording rec = record_scenario("warp_sum");
   const StepRef round2 = rec.steps().op(Op::ShflDown).nth(2);  // offset 4
   CHECK(Catch::Detail::stringify(round2.lane(3)) ==
-        "lane 3 of step 2 (shfl.down, line " + std::to_string(round2.line()) + ", block 0, warp 0, seq 2)");
+        "lane 3 of step 2 (shfl.down, line " + std::to_string(round2.line()) + ", block 0, warp 0, seq 4)");  // seq 1, 3: watches
   CHECK(verdict(ReadsFrom(7), round2.lane(3)) == std::pair<bool, std::string>{true, "read lane 7"});
   CHECK(verdict(ReadsFrom(5), round2.lane(3)) == std::pair<bool, std::string>{false, "read lane 7, expected lane 5"});
 
@@ -110,7 +114,7 @@ TEST_CASE("HasStepCount lists the steps it found", "[testing][count]") {
   const auto [ok, text] = verdict(HasStepCount(6), rec.steps().shuffles());
   CHECK_FALSE(ok);
   CHECK_THAT(text, Catch::StartsWith("where 6 were expected (found: shfl.down line "));
-  CHECK_THAT(text, Catch::EndsWith(" seq 4)"));
+  CHECK_THAT(text, Catch::EndsWith(" seq 8)"));  // each shuffle followed by a watch of val
   CHECK(Catch::Detail::stringify(rec.steps().shuffles()) == "the 5 steps [shuffles]");
 }
 
@@ -141,7 +145,7 @@ TEST_CASE("HasBankCost checks each shared step against the bank model", "[testin
   CHECK_THAT(text, Catch::EndsWith(" costs 32 wavefronts, 31 conflicts, expected 1 wavefronts, 0 conflicts"));
   CHECK(verdict(HasBankCost(32, -1), column.steps()) == std::pair<bool, std::string>{true, "each cost 32 wavefronts"});
   CHECK_THAT(record_scenario("bank", {{"pattern", "column"}, {"cols", "33"}}).steps(), HasBankCost(1, 0));
-  CHECK(verdict(HasBankCost(-1, 0), record_scenario("warp_sum").steps()).second ==
+  CHECK(verdict(HasBankCost(-1, 0), record_scenario("warp_sum").steps().shuffles()).second ==
         "hold step 0 (shfl.down, line " + std::to_string(record_scenario("warp_sum").steps().nth(0).line()) +
             ", block 0, warp 0, seq 0), which is no shared-memory step");
   CHECK_THROWS_AS(record_scenario("warp_sum").steps().nth(0).bank(), std::invalid_argument);

@@ -490,11 +490,12 @@ TEST_CASE("binary form: wrong magic, newer version, checksum", "[trace][io][bina
 
   std::string newer = good;
   newer[8] = 7;
+  const std::string reads_up_to = "; this build reads up to " + std::to_string(kTraceBinaryVersion) + ")";
   REQUIRE(error_of([&] { from_binary(newer); }) ==
-          "trace.wvt: written by a newer warpviz (format version 7; this build reads up to 2)");
-  newer[8] = 3;  // the first version after this build's
-  REQUIRE(error_of([&] { from_binary(newer); }) ==
-          "trace.wvt: written by a newer warpviz (format version 3; this build reads up to 2)");
+          "trace.wvt: written by a newer warpviz (format version 7" + reads_up_to);
+  newer[8] = char(kTraceBinaryVersion + 1);  // the first version after this build's
+  REQUIRE(error_of([&] { from_binary(newer); }) == "trace.wvt: written by a newer warpviz (format version " +
+                                                        std::to_string(kTraceBinaryVersion + 1) + reads_up_to);
 
   std::string flipped = good;
   flipped[flipped.size() / 2] ^= 0x10;
@@ -565,7 +566,7 @@ TEST_CASE("binary form: resealed random damage never crashes", "[trace][io][bina
   bad_op[step_count_at + 8 + 20] = char(kOpCount);
   reseal(bad_op);
   REQUIRE(error_of([&] { from_binary(bad_op); }) ==
-          "trace.wvt: corrupt (unknown op 19 in step 0 of 2)");
+          "trace.wvt: corrupt (unknown op " + std::to_string(kOpCount) + " in step 0 of 2)");
 }
 
 namespace {
@@ -607,7 +608,7 @@ TEST_CASE("binary form 2 keeps measurements bit for bit: NaN payload, -0, 0.1", 
                          {"minus_zero", -0.0},
                          {"inf", -std::numeric_limits<double>::infinity()}};
   const std::string bytes = to_binary(t);
-  REQUIRE(uint8_t(bytes[8]) == 2);
+  REQUIRE(uint8_t(bytes[8]) == kTraceBinaryVersion);
   const Trace back = from_binary(bytes);
   REQUIRE(back.meta.measurements.size() == t.meta.measurements.size());
   for (const auto& [name, value] : t.meta.measurements) {
@@ -928,7 +929,8 @@ TEST_CASE("JSON form: errors name the file and the field", "[trace][io][json][er
   REQUIRE(error_of([&] { trace_from_json("[1, 2]", "t.json"); }).rfind(
               "t.json: not a warpviz trace", 0) == 0);
   REQUIRE(edited([](auto& j) { j["version"] = 7; }) ==
-          "t.json: written by a newer warpviz (format version 7; this build reads up to 1)");
+          "t.json: written by a newer warpviz (format version 7; this build reads up to " +
+              std::to_string(kTraceJsonVersion) + ")");
   REQUIRE(edited([](auto& j) { j["steps"][0]["lanes"].erase(31); }) ==
           "t.json: steps[0].lanes: expected 32 lanes, found 31");
   REQUIRE(edited([](auto& j) { j["steps"][3]["lanes"][7]["in"] = 12; }) ==
@@ -1043,9 +1045,10 @@ TEST_CASE("JSON form: hostile input is a TraceFileError, fast", "[trace][io][jso
 
   // nlohmann throws out_of_range, not parse_error, for a number beyond a double.
   std::string huge_version = nlohmann::ordered_json::parse(good).dump();
-  const size_t at = huge_version.find("\"version\":1");
+  const std::string version_member = "\"version\":" + std::to_string(kTraceJsonVersion);
+  const size_t at = huge_version.find(version_member);
   REQUIRE(at != std::string::npos);
-  huge_version.replace(at, 11, "\"version\":1e999");
+  huge_version.replace(at, version_member.size(), "\"version\":1e999");
   const std::string overflow = error_of([&] { trace_from_json(huge_version, "t.json"); });
   CHECK(overflow.rfind("t.json: invalid JSON: ", 0) == 0);
   CHECK(overflow.find("number overflow") != std::string::npos);
@@ -1560,4 +1563,174 @@ TEST_CASE("binary form reads 1,000,000 lane records quickly", "[.perf][trace][io
                  << " s, load " << read_s << " s");
   REQUIRE(back.steps.size() == t.steps.size());
   REQUIRE(read_s < 0.3);
+}
+
+// ---- watch steps (WARPVIZ_WATCH) ------------------------------------------------------
+
+namespace {
+
+// A watch of `name` over lanes `mask`, each lane's value from value_of(lane).
+template <class ValueOf>
+TraceStep watch_step(uint32_t seq, const std::string& name, DType dtype, uint32_t mask, ValueOf value_of) {
+  TraceStep s = make_step(seq, Op::Watch, dtype, 7, mask);
+  s.args = watch_name_args(name.data(), name.size());
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (!((mask >> lane) & 1u)) continue;
+    LaneRecord& l = s.lanes[lane];
+    l.in = l.out = value_of(lane);
+    l.flags = kLaneActive | kLaneOk;
+  }
+  return s;
+}
+
+// small_trace with three watches: an f32 of every lane with a NaN payload and -0.0,
+// an f64 of the even lanes, and an i32 with a 16-character expression for a name.
+Trace trace_with_watches() {
+  Trace t = small_trace();
+  t.steps.push_back(watch_step(2, "val", DType::F32, 0xffffffffu, [](int lane) {
+    return lane == 3 ? uint64_t(0x7fc00abcu) : lane == 4 ? f32_bits(-0.0f) : f32_bits(float(lane) + 0.5f);
+  }));
+  t.steps.push_back(watch_step(3, "partial", DType::F64, 0x55555555u, [](int lane) { return f64_bits(lane / 3.0); }));
+  t.steps.push_back(watch_step(4, "sum + a[lane-1]", DType::I32, 0x0000ffffu,
+                               [](int lane) { return uint64_t(uint32_t(-lane)); }));
+  for (size_t i = 2; i < t.steps.size(); ++i) t.steps[i].warp = 0;
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("watch names: packed into a step's args, 16 printable characters at most", "[trace][watch]") {
+  CHECK(watch_name(watch_name_args("val", 3)) == "val");
+  const OpArgs full = watch_name_args("0123456789abcdef", 16);
+  CHECK(watch_name(full) == "0123456789abcdef");
+  CHECK(watch_args_valid(full));
+  // The bytes land in b, then width, then c, little-endian.
+  CHECK(uint64_t(full.b) == 0x3736353433323130ull);
+  CHECK(uint32_t(full.width) == 0x62613938u);
+  CHECK(full.c == 0x66656463u);
+  CHECK(watch_name_fits("a[i] + b", 8));
+  CHECK_FALSE(watch_name_fits("", 0));
+  CHECK_FALSE(watch_name_fits("0123456789abcdefg", 17));
+  CHECK_FALSE(watch_name_fits("tab\there", 8));
+  CHECK_FALSE(watch_name_fits("caf\xc3\xa9", 5));  // UTF-8: not ASCII
+  CHECK_FALSE(watch_args_valid(OpArgs{}));           // empty: no name
+  OpArgs gap = watch_name_args("ab", 2);
+  gap.c = 0x41;  // a byte after the NUL
+  CHECK_FALSE(watch_args_valid(gap));
+  CHECK(std::string(op_name(Op::Watch)) == "watch");
+}
+
+TEST_CASE("binary form: watch steps round-trip bit for bit, as version 3", "[trace][io][binary][watch]") {
+  const Trace t = trace_with_watches();
+  const std::string bytes = to_binary(t);
+  REQUIRE(uint8_t(bytes[8]) == 3);
+  REQUIRE(kTraceBinaryVersion == 3);
+  const Trace back = from_binary(bytes);
+  require_same_trace(t, back);
+  REQUIRE(back.steps[2].op == Op::Watch);
+  CHECK(watch_name(back.steps[2].args) == "val");
+  CHECK(back.steps[2].lanes[3].out == 0x7fc00abcu);  // the NaN's payload
+  CHECK(back.steps[2].lanes[4].out == 0x80000000u);  // -0.0
+  CHECK(watch_name(back.steps[4].args) == "sum + a[lane-1]");
+  CHECK(diff_traces(t, back).empty());
+}
+
+TEST_CASE("binary form: a watch step in an older file, or without a name, is corrupt",
+          "[trace][io][binary][watch][errors]") {
+  const Trace t = trace_with_watches();
+  std::string as_v2 = to_binary(t);
+  as_v2[8] = 2;
+  reseal(as_v2);
+  CHECK(error_of([&] { from_binary(as_v2); }) ==
+        "trace.wvt: corrupt (a watch step in a format version 2 file (watch steps came with 3) in step 2 of 5)");
+  // Without the watches the same bytes are a fine version 2 file.
+  Trace plain = t;
+  plain.steps.resize(2);
+  std::string plain_v2 = to_binary(plain);
+  plain_v2[8] = 2;
+  reseal(plain_v2);
+  require_same_trace(plain, from_binary(plain_v2));
+
+  Trace nameless = t;
+  nameless.steps[3].args = OpArgs{};
+  CHECK(error_of([&] { from_binary(to_binary(nameless)); }) ==
+        "trace.wvt: corrupt (a watch step whose args hold no variable name in step 3 of 5)");
+  Trace unprintable = t;
+  unprintable.steps[3].args = watch_name_args("a\nb", 3);
+  CHECK(error_of([&] { from_binary(to_binary(unprintable)); }).find("no variable name") != std::string::npos);
+}
+
+TEST_CASE("JSON form: a watch step is op watch, args {name}, the value in and out", "[trace][io][json][watch]") {
+  const Trace t = trace_with_watches();
+  const std::string text = trace_to_json(t);
+  const auto j = nlohmann::ordered_json::parse(text);
+  REQUIRE(j["version"] == 2);
+  REQUIRE(kTraceJsonVersion == 2);
+  const auto& watch = j["steps"][2];
+  CHECK(watch["op"] == "watch");
+  CHECK(watch["args"] == nlohmann::ordered_json{{"name", "val"}});
+  CHECK(watch["dtype"] == "f32");
+  CHECK(watch["mask"] == "0xffffffff");
+  CHECK(watch["lanes"][5]["in"] == "0x40b00000");  // 5.5
+  CHECK(watch["lanes"][5]["out"] == "0x40b00000");
+  CHECK(watch["lanes"][3]["out"] == "0x7fc00abc");
+  CHECK(j["steps"][3]["lanes"][1]["active"] == false);
+  CHECK(j["steps"][3]["lanes"][2]["out"] == "0x3fe5555555555555");  // 2/3 as f64
+  CHECK(j["steps"][4]["args"]["name"] == "sum + a[lane-1]");
+
+  const Trace back = trace_from_json(text, "t.json");
+  require_same_trace(t, back);
+  CHECK(diff_traces(t, back).empty());
+}
+
+TEST_CASE("JSON form: watch names and versions are checked", "[trace][io][json][watch][errors]") {
+  const std::string good = trace_to_json(trace_with_watches());
+  auto edited = [&](auto edit) {
+    auto j = nlohmann::ordered_json::parse(good);
+    edit(j);
+    return error_of([&] { trace_from_json(j.dump(), "t.json"); });
+  };
+  CHECK(edited([](auto& j) { j["version"] = 1; }) ==
+        "t.json: steps[2].op: a watch step in a format version 1 file (watch steps came with 2)");
+  CHECK(edited([](auto& j) { j["steps"][2]["args"]["name"] = "0123456789abcdefg"; }) ==
+        "t.json: steps[2].args.name: \"0123456789abcdefg\" is not a watched name (1 to 16 printable ASCII "
+        "characters)");
+  CHECK(edited([](auto& j) { j["steps"][2]["args"]["name"] = ""; }).find("is not a watched name") !=
+        std::string::npos);
+  CHECK(edited([](auto& j) { j["steps"][2]["args"].erase("name"); }) == "t.json: steps[2].args.name: missing");
+  CHECK(edited([](auto& j) { j["steps"][2]["args"]["b"] = 1; }) ==
+        "t.json: steps[2].args.b: not an argument of watch (it takes \"name\")");
+  CHECK(edited([](auto& j) { j["steps"][2]["args"]["name"] = 5; }) == "t.json: steps[2].args.name: expected a string");
+}
+
+TEST_CASE("older trace files still read: the shipped version 1 and 2 files, a version 1 JSON",
+          "[trace][io][watch]") {
+  // The shipped traces predate watch steps (assets/traces/: version 1, and 2 with measurements).
+  const std::string dir = std::string(WARPVIZ_SOURCE_DIR) + "/assets/traces/";
+  for (const char* name : {"warp_sum.wvt", "bank_column_32.wvt"}) {
+    INFO(name);
+    const std::string file = read_file(dir + name);
+    REQUIRE(file.size() > 20);
+    const int version = uint8_t(file[8]);
+    CHECK(version < int(kTraceBinaryWatchVersion));
+    const Trace old = load_trace(dir + name);
+    REQUIRE_FALSE(old.steps.empty());
+    CHECK(std::none_of(old.steps.begin(), old.steps.end(), [](const TraceStep& s) { return op_is_watch(s.op); }));
+    // Written again it is version 3, and reads back the same.
+    const Trace again = from_binary(to_binary(old));
+    CHECK(diff_traces(old, again, TraceDiffOptions{true}).empty());
+  }
+  // A JSON file of version 1 (no watch steps) reads as it did.
+  auto j = nlohmann::ordered_json::parse(trace_to_json(small_trace()));
+  j["version"] = 1;
+  require_same_trace(small_trace(), trace_from_json(j.dump(), "old.json"));
+}
+
+TEST_CASE("dump_trace: a watch step reads `watch NAME`", "[trace][dump][watch]") {
+  std::ostringstream out;
+  dump_trace(trace_with_watches(), out);
+  const std::string text = out.str();
+  CHECK(text.find("step 2  block 0 warp 0  line 7  watch val mask=0xffffffff  dtype f32\n") != std::string::npos);
+  CHECK(text.find("watch sum + a[lane-1] mask=0x0000ffff  dtype i32") != std::string::npos);
+  CHECK(text.find("5.5") != std::string::npos);
 }

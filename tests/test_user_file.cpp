@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "warpviz/user_file.h"
 #include "warpviz/user_source.h"
@@ -122,6 +123,68 @@ TEST_CASE("the seed demo runs whole: its output, and both launches recorded", "[
   CHECK(pick_launch(run, "reduce_sum", &why) == &run.launches[1]);
   CHECK(pick_launch(run, "7", &why) == nullptr);
   CHECK(why.find("0 test_shuffle, 1 reduce_sum") != std::string::npos);
+}
+
+TEST_CASE("a user file watches its variables with WARPVIZ_WATCH, no include", "[user][run][watch]") {
+  FileRequest request;
+  request.inputs = {{"", "iota"}};
+  const FileRun run = run_file("watched.cu", request);
+  INFO(run.message << run.compiler_output);
+  REQUIRE(run.ok());
+  REQUIRE(run.launches.size() == 1);
+  const Trace& t = run.launches[0];
+  std::vector<const TraceStep*> watches;
+  for (const TraceStep& s : t.steps)
+    if (s.op == Op::Watch) watches.push_back(&s);
+  // v five times, then half, twice (in the branch), odd and phase.
+  REQUIRE(watches.size() == 9);
+  CHECK(t.steps.size() == 14);  // and the five shuffles
+  const int32_t v0[] = {16, 48, 112, 240, 496};
+  for (size_t k = 0; k < 5; ++k) {
+    const TraceStep& w = *watches[k];
+    CHECK(watch_name(w.args) == "v");
+    CHECK(w.dtype == DType::I32);
+    CHECK(w.line == 8);  // the user's line
+    CHECK(w.mask == 0xffffffffu);
+    CHECK(as_i32(w.lanes[0].out) == v0[k]);
+    CHECK(w.lanes[0].in == w.lanes[0].out);
+  }
+  const TraceStep& half = *watches[5];
+  CHECK(watch_name(half.args) == "half");
+  CHECK(half.dtype == DType::F32);
+  CHECK(half.line == 11);
+  CHECK(half.lanes[0].out == 0x43780000u);  // 248.0f
+  // Inside the branch only the lanes that took it: every fourth.
+  const TraceStep& twice = *watches[6];
+  CHECK(watch_name(twice.args) == "twice");
+  CHECK(twice.dtype == DType::F64);
+  CHECK(twice.mask == 0x11111111u);
+  CHECK(twice.lanes[0].out == 0x408f000000000000ull);  // 992.0
+  CHECK_FALSE(twice.lanes[1].active());
+  CHECK(twice.lanes[4].active());
+  // After the branch the warp is together again: one step of all 32 lanes.
+  const TraceStep& odd = *watches[7];
+  CHECK(watch_name(odd.args) == "odd");
+  CHECK(odd.dtype == DType::U32);  // a bool, as C++ promotes it
+  CHECK(odd.mask == 0xffffffffu);
+  for (int lane = 0; lane < 32; ++lane) CHECK(odd.lanes[lane].out == uint64_t(lane % 2));
+  const TraceStep& phase = *watches[8];
+  CHECK(watch_name(phase.args) == "phase");
+  CHECK(phase.dtype == DType::U32);  // an enum of unsigned char: its underlying type, promoted
+  CHECK(phase.lanes[9].out == 2u);
+  // The values the kernel computed are unchanged by watching them.
+  const TraceOutput* out = t.output("out");
+  REQUIRE(out);
+  CHECK(out->bits[0] == 0x43780000u);
+}
+
+TEST_CASE("a watched name over 16 characters is a compile error that says so", "[user][faults][watch]") {
+  const FileRun run = run_file("watch_long_name.cu");
+  CHECK(run.outcome == FileOutcome::CompileError);
+  CHECK(run.message.find("WARPVIZ_WATCH(a_name_longer_than_sixteen): a watched name is 1 to 16 printable ASCII "
+                         "characters") != std::string::npos);
+  // The compiler places the assertion in the macro's header; its note names the user's line.
+  CHECK(run.compiler_output.find("watch_long_name.cu:3:5: note: in expansion of macro") != std::string::npos);
 }
 
 TEST_CASE("kernels only: templates, scalars with defaults, lengths and the grid", "[user][run]") {

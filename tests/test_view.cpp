@@ -368,7 +368,7 @@ TEST_CASE("travelling value goes from the source cell to the destination cell", 
 
 TEST_CASE("lane frame of warp_sum: reads, kept values, labels", "[lanes]") {
   const Trace t = run("warp_sum");  // f32, iota
-  REQUIRE(t.steps.size() == 5);
+  REQUIRE(t.steps.size() == 10);  // five shuffles, a watch of val after each
 
   const LaneFrame f = lane_frame(t, 0, false);
   REQUIRE(f.cells.size() == 32);
@@ -395,13 +395,25 @@ TEST_CASE("lane frame of warp_sum: reads, kept values, labels", "[lanes]") {
   const LaneFrame hex = lane_frame(t, 0, true);
   CHECK(hex.cells[3].in_text == "0x40400000");  // 3.0f
 
-  const LaneFrame last = lane_frame(t, 4, false);
+  const LaneFrame last = lane_frame(t, 8, false);
   CHECK(place_label(last, Language::English) == "round 5/5");
   CHECK(last.op_label == "shfl.down  delta 1  width 32  mask 0xffffffff");
   CHECK(last.arrows[0].from_lane == 1);
   CHECK(last.arrows[31].kind == ArrowKind::KeepOwn);
 
   CHECK(lane_frame(t, 99, false).cells.empty());  // past the end: nothing to draw
+
+  // A watch between the rounds: the lanes' values, no arrows, its name and type;
+  // a step of the trace, not a round.
+  const LaneFrame watch = lane_frame(t, 1, false);
+  CHECK(watch.op_label == "watch  val  f32");
+  CHECK(watch.arrows.empty());
+  REQUIRE(watch.cells.size() == 32);
+  CHECK(watch.cells[3].in_text == "22");  // 3 + 19
+  CHECK(watch.cells[3].out_text == "22");
+  CHECK(watch.cells[3].state == CellState::Active);
+  CHECK_FALSE(watch.is_round);
+  CHECK(place_label(watch, Language::English) == "step 2/10");
 }
 
 TEST_CASE("lane frame marks reads of inactive lanes as undefined", "[lanes]") {
@@ -548,19 +560,24 @@ TEST_CASE("match groups of the match scenario agree with match.any's masks", "[v
 TEST_CASE("history table of warp_sum: dims, texts, heat and clicks", "[history]") {
   const Trace t = run("warp_sum");
   const HistoryTable h = history_table(t, 0, 0, false);
-  REQUIRE(h.step_indices.size() == 5);
+  REQUIRE(h.step_indices.size() == 10);  // the shuffles and the watches of val between them
   REQUIRE(h.cells.size() == 32);
-  for (const auto& row : h.cells) CHECK(row.size() == 5);
+  for (const auto& row : h.cells) CHECK(row.size() == 10);
 
-  // A click on column c shows that step: its round and values.
+  // A click on column c shows that step: its round (a shuffle) or the watched
+  // val (the running sum after that round), and values.
   for (size_t c = 0; c < h.step_indices.size(); ++c) {
     Playback p(t.steps.size());
     p.seek(h.step_indices[c]);
     CHECK(t.steps[p.step()].seq == c);
     const LaneFrame f = lane_frame(t, p.step(), false);
-    CHECK(place_label(f, Language::English) == "round " + std::to_string(c + 1) + "/5");
+    if (c % 2 == 0)
+      CHECK(place_label(f, Language::English) == "round " + std::to_string(c / 2 + 1) + "/5");
+    else
+      CHECK(f.op_label.rfind("watch  val", 0) == 0);
     CHECK(h.cells[7][c].text == f.cells[7].out_text);
   }
+  CHECK(h.cells[0][9].text == "496");  // the last watch: lane 0's sum
 
   // Step 0 reads 16..31 (lanes 0-15 from above, 16-31 their own): lowest and highest.
   CHECK(h.cells[0][0].text == "16");
@@ -577,12 +594,12 @@ TEST_CASE("history table of warp_sum: dims, texts, heat and clicks", "[history]"
 TEST_CASE("history table of one warp of a multi-warp trace", "[history]") {
   const Trace t = run("reduce_sum");
   const HistoryTable w3 = history_table(t, 1, 3, false);
-  REQUIRE(w3.step_indices.size() == 6);  // five rounds and lane 0's warpSums store
+  REQUIRE(w3.step_indices.size() == 11);  // five rounds with their watches, lane 0's warpSums store
   for (size_t i : w3.step_indices) {
     CHECK(t.steps[i].block == 1);
     CHECK(t.steps[i].warp == 3);
   }
-  CHECK(history_table(t, 0, 0, false).step_indices.size() == 12);  // warp 0 reduces twice, stores and loads
+  CHECK(history_table(t, 0, 0, false).step_indices.size() == 22);  // warp 0 reduces twice, stores and loads
 
   const HistoryTable none = history_table(t, 0, 31, false);
   CHECK(none.step_indices.empty());
@@ -611,12 +628,12 @@ TEST_CASE("block view of reduce_sum with ones", "[block]") {
     CHECK(b.warps[w].value == "32");
     const TraceStep& last = t.steps[b.warps[w].last_step];
     CHECK(last.warp == w);
-    CHECK(last.seq == 4);
+    CHECK(last.seq == 9);  // the watch after the fifth shuffle closes the phase
     // Lane 0 alone writes warpSums[w], right after its five rounds.
     const TraceStep& store = t.steps[b.warps[w].store_step];
     CHECK(store.op == Op::StoreShared);
     CHECK(store.warp == w);
-    CHECK(store.seq == 5);
+    CHECK(store.seq == 10);  // after five rounds and their watches
     CHECK(store.lanes[0].active());
     CHECK_FALSE(store.lanes[1].active());
     CHECK(store.lanes[0].addr == 4 * w);  // float warpSums[32]: slot w
@@ -632,7 +649,7 @@ TEST_CASE("block view of reduce_sum with ones", "[block]") {
   REQUIRE(b.final_round.size() == 5);
   for (size_t k = 0; k < 5; ++k) {
     CHECK(t.steps[b.final_round[k]].warp == 0);
-    CHECK(t.steps[b.final_round[k]].seq == 7 + k);  // after 5 rounds, the store and the load
+    CHECK(t.steps[b.final_round[k]].seq == 12 + 2 * k);  // each round: a shuffle, then its watch
   }
   CHECK(b.output_step == b.final_round.back());
   CHECK(b.final_end == b.output_step + 1);
@@ -1198,14 +1215,22 @@ TEST_CASE("place labels: rounds only for a warp's consecutive shuffles, 1-based,
   const Trace sum = run("warp_sum");
   const Trace vote = run("vote");
   const Trace match = run("match");
-  // Run / Verify: warp_sum's steps are rounds 1..5.
+  // Run / Verify: warp_sum's shuffles are rounds 1..5; the watches of val
+  // between them neither break the run nor count in it: they are steps.
   for (size_t i = 0; i < sum.steps.size(); ++i) {
     const LaneFrame f = lane_frame(sum, i, false);
+    INFO("step " << i);
+    if (op_is_watch(sum.steps[i].op)) {
+      CHECK_FALSE(f.is_round);
+      CHECK(f.number == i + 1);
+      CHECK(f.count == sum.steps.size());
+      continue;
+    }
     CHECK(f.is_round);
-    CHECK(f.number == i + 1);
+    CHECK(f.number == i / 2 + 1);
     CHECK(f.count == 5);
   }
-  CHECK(place_label(lane_frame(sum, 1, false), Language::Chinese) == "第 2/5 轮");
+  CHECK(place_label(lane_frame(sum, 2, false), Language::Chinese) == "第 2/5 轮");
   // A vote and a match are steps, numbered as the timeline ("step k of n", k from 1).
   for (const Trace* t : {&vote, &match}) {
     for (size_t i = 0; i < t->steps.size(); ++i) {

@@ -12,11 +12,39 @@ constexpr const char* kOpNames[kOpCount] = {
     "shfl.idx",   "shfl.up",    "shfl.down",  "shfl.bfly",  "vote.ballot",
     "vote.any",   "vote.all",   "activemask", "match.any",  "match.all",
     "redux.add",  "redux.min",  "redux.max",  "redux.and",  "redux.or",
-    "redux.xor",  "syncwarp",   "ld.shared",  "st.shared",
+    "redux.xor",  "syncwarp",   "ld.shared",  "st.shared",  "watch",
 };
-static_assert(static_cast<int>(Op::StoreShared) == kOpCount - 1);
+static_assert(static_cast<int>(Op::Watch) == kOpCount - 1);
+
+// The 16 name bytes of a watch's args, in order (watch_name_args' packing).
+void watch_name_bytes(const OpArgs& args, char (&bytes)[kWatchNameBytes]) {
+  const uint64_t b = static_cast<uint64_t>(args.b);
+  const uint32_t width = static_cast<uint32_t>(args.width);
+  for (int i = 0; i < kWatchNameBytes; ++i) {
+    const uint64_t byte = i < 8 ? b >> (8 * i) : i < 12 ? width >> (8 * (i - 8)) : args.c >> (8 * (i - 12));
+    bytes[i] = static_cast<char>(byte & 0xff);
+  }
+}
 
 }  // namespace
+
+std::string watch_name(const OpArgs& args) {
+  char bytes[kWatchNameBytes];
+  watch_name_bytes(args, bytes);
+  size_t length = 0;
+  while (length < size_t(kWatchNameBytes) && bytes[length] != 0) ++length;
+  return std::string(bytes, length);
+}
+
+bool watch_args_valid(const OpArgs& args) {
+  char bytes[kWatchNameBytes];
+  watch_name_bytes(args, bytes);
+  size_t length = 0;
+  while (length < size_t(kWatchNameBytes) && bytes[length] != 0) ++length;
+  for (size_t i = length; i < size_t(kWatchNameBytes); ++i)
+    if (bytes[i] != 0) return false;  // bytes after the NUL: not a packed name
+  return watch_name_fits(bytes, length);
+}
 
 const char* op_name(Op op) {
   const int i = static_cast<int>(op);

@@ -41,9 +41,12 @@
 //                     addr u32, bytes u8                     only with layout bit kMemory
 //   checksum        u64      FNV-1a 64 of every byte before it
 //
-// Versions: 1 lacks the measurements; 2 adds them. This build writes 2 and reads
-// both (assets/traces/ holds both: the first traces are version 1, the bank and
-// transpose traces with their measurements version 2).
+// Versions: 1 lacks the measurements; 2 adds them; 3 adds the watch op (op 19,
+// WARPVIZ_WATCH), with the same layout: its variable's name is packed into args
+// b, width and c (trace.h, "watch steps"). This build writes 3 and reads all
+// three (assets/traces/ holds 1 and 2: the first traces are version 1, the bank
+// and transpose traces with their measurements version 2). A watch step in a
+// file older than 3, or one whose args hold no valid name, is corrupt.
 //
 // A shared-memory step whose active lanes the bank model cannot cost (a width
 // other than 1, 2, 4, 8 or 16 bytes, mixed widths, or a misaligned address) is
@@ -403,7 +406,7 @@ void read_outputs(ByteReader& r, Trace& t) {
   }
 }
 
-void read_steps(ByteReader& r, Trace& t) {
+void read_steps(ByteReader& r, Trace& t, uint32_t version) {
   r.set_part("the step count");
   const uint64_t count = r.u64();
   r.check_count(count, kMinStepBytes, "step count");
@@ -437,6 +440,13 @@ void read_steps(ByteReader& r, Trace& t) {
     if (h[39] & ~(kStepPerLaneOperand | kStepRawOperandC))
       r.corrupt("unknown step flags " + std::to_string(h[39]) + " in " + where());
     s.step_flags = h[39];
+    if (op_is_watch(s.op)) {
+      if (version < kTraceBinaryWatchVersion)
+        r.corrupt("a watch step in a format version " + std::to_string(version) + " file (watch steps came with " +
+                  std::to_string(kTraceBinaryWatchVersion) + ") in " + where());
+      if (!watch_args_valid(s.args) || s.step_flags != 0)
+        r.corrupt("a watch step whose args hold no variable name in " + where());
+    }
 
     const size_t lanes_size = kWarpSize * lane_bytes(layout);
     if (r.available() < lanes_size) {
@@ -486,7 +496,7 @@ void read_steps(ByteReader& r, Trace& t) {
 void read_body(ByteReader& r, Trace& t, uint32_t version) {
   read_meta(r, t, version);
   read_outputs(r, t);
-  read_steps(r, t);
+  read_steps(r, t, version);
 }
 
 // The stream's bytes, at most max_bytes of them; more is an error naming the

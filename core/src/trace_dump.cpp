@@ -54,6 +54,7 @@ std::string args_text(const TraceStep& s) {
     case Op::ShflUp:
     case Op::ShflDown: return shuffle("delta");
     case Op::ShflXor: return shuffle("laneMask");
+    case Op::Watch: return watch_name(a);  // "watch val": the variable, not its packed bytes
     default: break;
   }
   // Other ops take no operands; show any that were recorded anyway.

@@ -17,7 +17,12 @@
 // activemask, match.any, match.all), the step dtype for everything else
 // (shuffles, redux, syncwarp, shared-memory ops).
 //
-// "args": shuffles always write their three operands under the PTX names
+// "args": a watch (WARPVIZ_WATCH) writes only {"name": "val"}, its variable's
+// name (packed into OpArgs in memory: trace.h, "watch steps"); a watch's lanes
+// hold the variable's value in both "in" and "out". Watches came with version 2:
+// a version 1 file holding one is refused.
+//
+// Shuffles always write their three operands under the PTX names
 // (shfl.idx: "srcLane", shfl.up/shfl.down: "delta", shfl.bfly: "laneMask"),
 // plus "width" and "c" (u32 hex). Other ops write {} unless an operand differs
 // from the OpArgs default (b 0, width 32, c 0); such operands are written as "b",
@@ -101,7 +106,9 @@ Json dims_json(const Dim3& d) { return Json::array({d.x, d.y, d.z}); }
 Json args_json(const TraceStep& s) {
   Json args = Json::object();
   const OpArgs defaults;
-  if (op_is_shuffle(s.op)) {
+  if (op_is_watch(s.op)) {
+    args["name"] = watch_name(s.args);
+  } else if (op_is_shuffle(s.op)) {
     args[op_operand_name(s.op)] = s.args.b;
     args["width"] = s.args.width;
     args["c"] = format_hex(DType::U32, s.args.c);
@@ -337,7 +344,20 @@ class JsonReader {
   const std::string& name_;
 };
 
+// A watch's args: {"name": "val"} and nothing else.
+void read_watch_args(const JsonReader& r, const Json& args, const JsonPath& path, TraceStep& s) {
+  for (auto it = args.begin(); it != args.end(); ++it)
+    if (it.key() != "name") r.fail(path / it.key().c_str(), "not an argument of watch (it takes \"name\")");
+  const std::string name = r.string(args, "name", path);
+  if (!watch_name_fits(name.data(), name.size()))
+    r.fail(path / "name", "\"" + name + "\" is not a watched name (1 to " + std::to_string(kWatchNameBytes) +
+                              " printable ASCII characters)");
+  s.args = watch_name_args(name.data(), name.size());
+  s.step_flags = 0;
+}
+
 void read_args(const JsonReader& r, const Json& args, const JsonPath& path, TraceStep& s) {
+  if (op_is_watch(s.op)) return read_watch_args(r, args, path, s);
   const bool shuffle = op_is_shuffle(s.op);
   const char* b_key = shuffle ? op_operand_name(s.op) : "b";
   for (auto it = args.begin(); it != args.end(); ++it) {
@@ -446,7 +466,7 @@ void read_outputs(const JsonReader& r, const Json& j, Trace& t) {
       r.fail(dtypes_path / it.key().c_str(), "no such output in \"outputs\"");
 }
 
-void read_header(const JsonReader& r, const Json& j, const std::string& name) {
+int64_t read_header(const JsonReader& r, const Json& j, const std::string& name) {
   if (!j.is_object()) throw TraceFileError(name + ": not a warpviz trace (not a JSON object)");
   auto format = j.find("format");
   if (format == j.end() || !format->is_string() || format->get<std::string>() != kFormatName)
@@ -462,6 +482,7 @@ void read_header(const JsonReader& r, const Json& j, const std::string& name) {
                          std::to_string(version) + "; this build reads up to " +
                          std::to_string(kTraceJsonVersion) + ")");
   if (version < 1) r.fail(version_path, "unsupported version " + std::to_string(version));
+  return version;
 }
 
 void read_meta(const JsonReader& r, const Json& j, Trace& t) {
@@ -598,12 +619,15 @@ Trace read_trace_json(const std::string& text, const std::string& name) {
     // parse_error, and out_of_range for a number beyond a double (1e999).
     throw TraceFileError(name + ": invalid JSON: " + e.what());
   }
-  read_header(r, j, name);
+  const int64_t version = read_header(r, j, name);
   read_meta(r, j, t);
   const JsonPath root;
   const JsonPath steps_path = root / "steps";
   r.array(j, steps_path);  // present, and an array (its steps are already read)
   for (size_t i = 0; i < t.steps.size(); ++i) {
+    if (op_is_watch(t.steps[i].op) && version < kTraceJsonWatchVersion)
+      r.fail(steps_path[i] / "op", "a watch step in a format version " + std::to_string(version) +
+                                       " file (watch steps came with " + std::to_string(kTraceJsonWatchVersion) + ")");
     const detail::StepPlaceProblem place = detail::step_place_problem(t.steps[i], t.meta.grid, t.meta.block);
     if (place.field) r.fail(steps_path[i] / place.field, place.why);
   }

@@ -267,6 +267,15 @@ void apply_syncwarp(TraceStep& step) {
   }
 }
 
+void apply_watch(TraceStep& step) {
+  clear_results(step);
+  for (LaneRecord& rec : step.lanes) {
+    if (!rec.active()) continue;
+    rec.out = rec.in;        // nothing is exchanged: the lane's own value
+    set_flag(rec, kLaneOk);  // takes no mask, so it is always defined
+  }
+}
+
 void finalize_recorded_step(TraceStep& step) {
   const uint32_t active = active_lanes(step);
   const bool shuffle = op_is_shuffle(step.op);
@@ -275,10 +284,11 @@ void finalize_recorded_step(TraceStep& step) {
   for (int lane = 0; lane < kWarpSize; ++lane) {
     LaneRecord& rec = step.lanes[lane];
     if (!rec.active()) continue;
-    // __activemask() and shared-memory accesses take no mask (a shared step's
-    // mask is the lanes that ran it); every other op is undefined for a caller
-    // outside its own mask. A shared step keeps its addr and bytes as recorded.
-    const bool maskless = step.op == Op::ActiveMask || op_is_shared(step.op);
+    // __activemask(), shared-memory accesses and watches take no mask (a shared
+    // step's or a watch's mask is the lanes that ran it); every other op is
+    // undefined for a caller outside its own mask. A shared step keeps its addr
+    // and bytes as recorded.
+    const bool maskless = step.op == Op::ActiveMask || op_is_shared(step.op) || op_is_watch(step.op);
     bool undefined = !maskless && !has_lane(step.mask, lane);
     if (shuffle) {
       const uint32_t b = per_lane_b ? rec.addr : static_cast<uint32_t>(step.args.b);
@@ -329,6 +339,9 @@ void apply_step(TraceStep& step) {
     case Op::LoadShared:
     case Op::StoreShared:
       break;  // the emulator fills shared-memory values itself
+    case Op::Watch:
+      apply_watch(step);
+      break;
   }
 }
 

@@ -75,14 +75,21 @@ void suspend_current_thread(ThreadState waiting_state) {
 // [SECTION] Grouping lanes at a collective
 // ============================================================================
 
-// Lanes of one warp that wait at the same call: same op, line and mask.
+// Lanes of one warp that wait at the same call: same op, line and mask (and for
+// a watch the same variable: `if (a) WARPVIZ_WATCH(x); else WARPVIZ_WATCH(y);`
+// on one line is two watches).
 struct PendingGroup {
   uint32_t lanes = 0;  // bit per lane waiting here
   Op op = Op::ShflIdx;
   uint32_t line = 0;
   uint32_t mask = 0;
   uint64_t first_arrival = 0;
+  const WarpOpRequest* first = nullptr;  // the first lane's request
 };
+
+bool same_watch(const WarpOpRequest& a, const WarpOpRequest& b) {
+  return a.dtype == b.dtype && a.args.b == b.args.b && a.args.width == b.args.width && a.args.c == b.args.c;
+}
 
 class BlockRun {
  public:
@@ -149,9 +156,11 @@ int BlockRun::collect_groups(uint32_t warp, PendingGroup* groups) const {
     if (t.state != ThreadState::AtWarpOp) continue;
     const WarpOpRequest& r = t.request;
     int g = 0;
-    while (g < count && !(groups[g].op == r.op && groups[g].line == r.line && groups[g].mask == r.mask)) ++g;
+    while (g < count && !(groups[g].op == r.op && groups[g].line == r.line && groups[g].mask == r.mask &&
+                          (r.op != Op::Watch || same_watch(*groups[g].first, r))))
+      ++g;
     if (g == count) {
-      groups[count++] = PendingGroup{0, r.op, r.line, r.mask, t.arrival};
+      groups[count++] = PendingGroup{0, r.op, r.line, r.mask, t.arrival, &r};
     }
     groups[g].lanes |= 1u << lane;
     groups[g].first_arrival = std::min(groups[g].first_arrival, t.arrival);
@@ -167,16 +176,21 @@ int BlockRun::collect_groups(uint32_t warp, PendingGroup* groups) const {
 // that skipped an `if` wait at the access after it until the lanes inside
 // arrive there too, as the hardware reconverges after the branch; a loop's
 // lanes finish the loop before the lanes that left it go on.
+//
+// A watch (WARPVIZ_WATCH) waits the same way, so that its lanes are the ones
+// converged at its line, what __activemask() there gives on the GPU: after an
+// `if` with a warp op or a watch inside, the lanes that skipped it wait for the
+// others rather than being recorded as a step of their own.
 bool BlockRun::complete_ready_groups(uint32_t warp) {
   PendingGroup groups[kWarpSize];
   const int count = collect_groups(warp, groups);
   if (count == 0) return false;
   const uint32_t live = live_lanes(warp);
   bool completed = false;
-  int shared = -1;
+  int deferred = -1;
   for (int g = 0; g < count; ++g) {
-    if (op_is_shared(groups[g].op)) {
-      if (shared < 0 || groups[g].line < groups[shared].line) shared = g;
+    if (op_is_shared(groups[g].op) || op_is_watch(groups[g].op)) {
+      if (deferred < 0 || groups[g].line < groups[deferred].line) deferred = g;
       continue;
     }
     // __activemask() has no mask: it sees whoever is converged here right now.
@@ -186,8 +200,8 @@ bool BlockRun::complete_ready_groups(uint32_t warp) {
       completed = true;
     }
   }
-  if (!completed && shared >= 0) {
-    complete_group(warp, groups[shared]);
+  if (!completed && deferred >= 0) {
+    complete_group(warp, groups[deferred]);
     completed = true;
   }
   return completed;
@@ -249,6 +263,9 @@ void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
       step.lanes[lane].addr = uint32_t(threads_[base + lane].request.args.b);
     }
   }
+
+  // A watch's mask is the lanes that ran it, as __activemask() there gives.
+  if (op_is_watch(step.op)) step.mask = group.lanes;
 
   uint64_t loaded_high[kWarpSize] = {};
   if (op_is_shared(step.op))

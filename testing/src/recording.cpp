@@ -167,6 +167,14 @@ StepQuery StepQuery::shared() const {
   return filtered([](const TraceStep& s) { return op_is_shared(s.op); }, "shared-memory");
 }
 
+StepQuery StepQuery::watches() const {
+  return filtered([](const TraceStep& s) { return op_is_watch(s.op); }, "watch");
+}
+StepQuery StepQuery::watch(const std::string& name) const {
+  return filtered([name](const TraceStep& s) { return op_is_watch(s.op) && watch_name(s.args) == name; },
+                  "watch " + name);
+}
+
 StepRef StepQuery::nth(size_t n) const {
   if (n >= indices_.size()) {
     if (indices_.empty()) throw std::out_of_range("there is no step " + std::to_string(n) + ": no step matched [" + filters_ + "]");

@@ -160,7 +160,8 @@ bool op_result_is_mask(Op op) {
 
 namespace {
 
-bool takes_member_mask(Op op) { return op != Op::ActiveMask && !op_is_shared(op); }
+// A watch's mask is the lanes that ran it, not a member mask the source gave.
+bool takes_member_mask(Op op) { return op != Op::ActiveMask && !op_is_shared(op) && !op_is_watch(op); }
 
 
 std::string op_label(const TraceStep& step) {
@@ -174,7 +175,8 @@ std::string op_label(const TraceStep& step) {
     if (step.step_flags & kStepRawOperandC) add("c " + format_hex(DType::U32, step.args.c));
     else add("width " + std::to_string(step.args.width));
   }
-  if (op_is_shared(step.op)) add(dtype_name(step.dtype));
+  if (op_is_watch(step.op)) add(watch_name(step.args));
+  if (op_is_shared(step.op) || op_is_watch(step.op)) add(dtype_name(step.dtype));
   if (takes_member_mask(step.op)) add("mask " + format_hex(DType::U32, step.mask));
   return label;
 }
@@ -245,38 +247,51 @@ StepPlace step_place(const Trace& trace, size_t index) {
   // Steps are ordered by block, warp, seq. A reduction's rounds are a run of
   // the warp's shuffles of one kind whose offset moves one way (warp_sum's
   // shfl.down 16, 8, 4, 2, 1; butterfly's xor 1 ... 16); reduce_sum's warp 0
-  // starts a second run at its second level's 16. A lone shuffle,
-  // test_shuffle's down-then-xor or any other op is a step.
-  auto direction = [&](size_t i) {  // from step i to i + 1: +1, -1, or 0 when no run goes on
-    const TraceStep& a = trace.steps[i];
-    const TraceStep& b = trace.steps[i + 1];
-    if (!same_warp(a, b) || a.op != b.op || !op_is_shuffle(a.op) || a.args.b == b.args.b) return 0;
+  // starts a second run at its second level's 16. Watch steps between the
+  // shuffles (`WARPVIZ_WATCH(val)` after each round) neither break a run nor
+  // count in it. A lone shuffle, test_shuffle's down-then-xor or any other op
+  // (a watch too) is a step.
+  if (!op_is_shuffle(step.op)) {
+    place.number = index + 1;
+    place.count = trace.steps.size();
+    return place;
+  }
+  // The warp's steps other than watches, and where `index` is among them.
+  size_t start = index, end = index + 1;
+  while (start > 0 && same_warp(trace.steps[start - 1], step)) --start;
+  while (end < trace.steps.size() && same_warp(trace.steps[end], step)) ++end;
+  std::vector<size_t> ops;
+  size_t at = 0;
+  for (size_t i = start; i < end; ++i) {
+    if (op_is_watch(trace.steps[i].op)) continue;
+    if (i == index) at = ops.size();
+    ops.push_back(i);
+  }
+  auto direction = [&](size_t k) {  // from ops[k] to ops[k + 1]: +1, -1, or 0 when no run goes on
+    const TraceStep& a = trace.steps[ops[k]];
+    const TraceStep& b = trace.steps[ops[k + 1]];
+    if (a.op != b.op || !op_is_shuffle(a.op) || a.args.b == b.args.b) return 0;
     return b.args.b > a.args.b ? 1 : -1;
   };
-  size_t first = index, last = index;
-  if (op_is_shuffle(step.op)) {
-    // Back to the warp's first step, splitting runs on the way forward from it.
-    size_t start = index;
-    while (start > 0 && same_warp(trace.steps[start - 1], step)) --start;
-    first = start;
-    int run_direction = 0;
-    for (size_t i = start; i < index; ++i) {
-      const int d = direction(i);
-      if (d != 0 && (run_direction == 0 || d == run_direction)) {
-        run_direction = d;
-      } else {
-        first = i + 1;
-        run_direction = 0;
-      }
-    }
-    for (last = index; last + 1 < trace.steps.size(); ++last) {
-      const int d = direction(last);
-      if (d == 0 || (run_direction != 0 && d != run_direction)) break;
+  // From the warp's first op forward, splitting runs on the way to `at`.
+  size_t first = 0, last = at;
+  int run_direction = 0;
+  for (size_t k = 0; k < at; ++k) {
+    const int d = direction(k);
+    if (d != 0 && (run_direction == 0 || d == run_direction)) {
       run_direction = d;
+    } else {
+      first = k + 1;
+      run_direction = 0;
     }
   }
+  for (; last + 1 < ops.size(); ++last) {
+    const int d = direction(last);
+    if (d == 0 || (run_direction != 0 && d != run_direction)) break;
+    run_direction = d;
+  }
   place.is_round = last > first;
-  place.number = place.is_round ? index - first + 1 : index + 1;
+  place.number = place.is_round ? at - first + 1 : index + 1;
   place.count = place.is_round ? last - first + 1 : trace.steps.size();
   return place;
 }

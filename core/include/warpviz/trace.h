@@ -4,6 +4,7 @@
 // (device code, nvcc) and the CPU emulator fill the very same layout.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -35,13 +36,15 @@ enum class Op : uint8_t {
   SyncWarp,
   LoadShared,
   StoreShared,
+  Watch,  // WARPVIZ_WATCH(var): no instruction, a variable's value in each converged lane
 };
-constexpr int kOpCount = 19;
+constexpr int kOpCount = 20;
 
-const char* op_name(Op op);  // "shfl.idx", "shfl.up", ..., "ld.shared", "st.shared"
+const char* op_name(Op op);  // "shfl.idx", "shfl.up", ..., "ld.shared", "st.shared", "watch"
 bool parse_op(const std::string& name, Op* out);
 inline bool op_is_shuffle(Op op) { return op <= Op::ShflXor; }
 inline bool op_is_shared(Op op) { return op == Op::LoadShared || op == Op::StoreShared; }
+inline bool op_is_watch(Op op) { return op == Op::Watch; }
 // The type of a lane's "out": votes, activemask and match return a u32 mask or
 // flag; every other op returns the step's own type.
 DType op_result_dtype(Op op, DType step_dtype);
@@ -88,6 +91,53 @@ struct OpArgs {
   int32_t width = 32;   // shuffle width (any value: invalid widths follow the PTX formula)
   uint32_t c = 0;       // the shfl.sync c operand built from width, as the CUDA headers build it
 };
+
+// ---- watch steps --------------------------------------------------------------
+// A watch step (WARPVIZ_WATCH(var)) records a variable of the kernel: each lane
+// that is converged at the line (what __activemask() gives there) with its value
+// in both `in` and `out`, the step's dtype the variable's type, and its mask the
+// lanes that ran it. It is no instruction: nothing is exchanged.
+//
+// The variable's name travels in the step's args, whose operands a watch has no
+// use for: the GPU recorder's buffer holds fixed-size step headers (b, width, c)
+// and has no room for strings, and a name table would need the device to intern
+// strings at run time. So a name is at most kWatchNameBytes printable ASCII
+// bytes (checked at compile time by the macro), packed little-endian: bytes 0-7
+// in b, 8-11 in width, 12-15 in c, NUL after the name.
+constexpr int kWatchNameBytes = 16;
+
+constexpr bool watch_name_char_ok(char ch) { return ch >= 0x20 && ch <= 0x7e; }
+
+// A name WARPVIZ_WATCH can carry: 1 to kWatchNameBytes printable ASCII bytes.
+constexpr bool watch_name_fits(const char* name, size_t length) {
+  if (length == 0 || length > size_t(kWatchNameBytes)) return false;
+  for (size_t i = 0; i < length; ++i)
+    if (!watch_name_char_ok(name[i])) return false;
+  return true;
+}
+
+// The args of a watch of `name` (watch_name_fits; longer names are cut).
+constexpr OpArgs watch_name_args(const char* name, size_t length) {
+  uint64_t b = 0;
+  uint32_t width = 0, c = 0;
+  for (size_t i = 0; i < length && i < size_t(kWatchNameBytes); ++i) {
+    const uint64_t byte = uint8_t(name[i]);
+    if (i < 8) b |= byte << (8 * i);
+    else if (i < 12) width |= uint32_t(byte) << (8 * (i - 8));
+    else c |= uint32_t(byte) << (8 * (i - 12));
+  }
+  OpArgs args;
+  args.b = int64_t(b);
+  args.width = int32_t(width);
+  args.c = c;
+  return args;
+}
+
+// The name a watch step's args carry ("" when they carry none). Stops at the
+// first NUL; see watch_args_valid for what a file may hold.
+std::string watch_name(const OpArgs& args);
+// Args that watch_name_args could have made: a name that fits, NUL after it.
+bool watch_args_valid(const OpArgs& args);
 
 struct TraceStep {
   uint32_t block = 0;   // linear block index

@@ -13,10 +13,14 @@
 namespace warpviz {
 
 // Binary format version written by this build. Readers accept 1 to this
-// (2 added TraceMeta::measurements).
-constexpr uint32_t kTraceBinaryVersion = 2;
-// JSON "version" field written by this build.
-constexpr int kTraceJsonVersion = 1;
+// (2 added TraceMeta::measurements, 3 the watch op).
+constexpr uint32_t kTraceBinaryVersion = 3;
+// The first binary version that may hold watch steps.
+constexpr uint32_t kTraceBinaryWatchVersion = 3;
+// JSON "version" field written by this build. Readers accept 1 to this (2 added
+// the watch op).
+constexpr int kTraceJsonVersion = 2;
+constexpr int kTraceJsonWatchVersion = 2;
 
 class TraceFileError : public std::runtime_error {
  public:

@@ -33,6 +33,7 @@ void apply_activemask(TraceStep& step); // out = the active lanes
 void apply_match(TraceStep& step);      // match_any / match_all, bitwise compare of dtype bits
 void apply_redux(TraceStep& step);      // __reduce_*_sync: I32 signed, U32 unsigned; add wraps
 void apply_syncwarp(TraceStep& step);   // no values; marks lanes outside mask undefined
+void apply_watch(TraceStep& step);      // out = in: a watched variable, no exchange; always defined
 void apply_step(TraceStep& step);       // dispatches on step.op (shared-memory ops: no-op)
 
 // A step a GPU recorded holds what the hardware gave: in, out, the lane each

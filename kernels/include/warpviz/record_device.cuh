@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "warpviz/device_recorder.h"
+#include "warpviz/watch_value.h"
 
 namespace warpviz {
 using device_f32 = float;
@@ -356,6 +357,25 @@ __device__ inline void syncwarp(uint32_t line, unsigned mask = 0xffffffffu) {
 }
 
 __device__ inline void syncthreads(uint32_t) { __syncthreads(); }
+
+// WARPVIZ_WATCH: no instruction of its own. The lanes converged here
+// (__activemask()) form the step and its mask; each brings its value.
+template <class T>
+__device__ void watch(uint32_t line, const OpArgs& name, const T& value) {
+  using W = watch_type_t<T>;
+  static_assert(std::is_arithmetic_v<W>, "WARPVIZ_WATCH records integers, enums, bool and floating-point values");
+  static_assert(sizeof(W) == 4 || sizeof(W) == 8, "WARPVIZ_WATCH records values of up to 8 bytes");
+  const unsigned active = __activemask();
+  const int64_t slot = recorded_slot();
+  if (slot < 0) return;
+  StepFacts f{Op::Watch, DeviceBits<W>::dtype, line, active};
+  f.b = name.b;
+  f.width = name.width;
+  f.c = name.c;
+  f.in = f.out = DeviceBits<W>::to_bits(W(value));
+  f.ok = true;
+  record_step(slot, f);
+}
 
 // ============================================================================
 // [SECTION] Recorded shared-memory accesses

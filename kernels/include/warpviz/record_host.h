@@ -20,6 +20,7 @@
 #include "warpviz/value_bits.h"
 #include "warpviz/warp_rules.h"
 #include "warpviz/warp_scheduler.h"
+#include "warpviz/watch_value.h"
 
 namespace warpviz {
 using device_f32 = GpuFloat;
@@ -152,6 +153,20 @@ inline void syncwarp(uint32_t line, unsigned mask = 0xffffffffu) {
 }
 
 inline void syncthreads(uint32_t line) { emu::block_barrier(line); }
+
+// WARPVIZ_WATCH: the lanes converged here form the step, as __activemask()
+// on the GPU sees them (no mask: the scheduler completes it once nothing else
+// of the warp can move, as it does a shared-memory access).
+template <class T>
+void watch(uint32_t line, const OpArgs& name, const T& value) {
+  using W = watch_type_t<T>;
+  static_assert(std::is_arithmetic_v<W> || std::is_same_v<W, GpuFloat> || std::is_same_v<W, GpuDouble>,
+                "WARPVIZ_WATCH records integers, enums, bool and floating-point values");
+  static_assert(sizeof(W) == 4 || sizeof(W) == 8, "WARPVIZ_WATCH records values of up to 8 bytes");
+  emu::WarpOpRequest r = request(Op::Watch, line, 0, ValueBits<W>::dtype, ValueBits<W>::to_bits(W(value)));
+  r.args = name;
+  emu::warp_collective(r);
+}
 
 inline uint32_t lane_id() { return emu::current_thread().lane; }
 inline uint32_t thread_linear() { return emu::current_thread().linear_tid; }

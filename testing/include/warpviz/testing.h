@@ -212,6 +212,8 @@ class StepQuery {
   StepQuery lane(int lane) const;  // steps lane `lane` executed (was active in)
   StepQuery shuffles() const;      // shfl.idx, .up, .down, .xor
   StepQuery shared() const;        // ld.shared, st.shared
+  StepQuery watches() const;       // WARPVIZ_WATCH steps, any variable
+  StepQuery watch(const std::string& name) const;  // WARPVIZ_WATCH(name) steps
 
   size_t count() const { return indices_.size(); }
   bool empty() const { return indices_.empty(); }
