@@ -9,8 +9,9 @@
 //       __syncthreads(); one element per thread; the same finishing block
 //   (c) the seed's reduce_sum, as warpviz compiles it (kernels/warp_shuffle.cu,
 //       recording layer in place, no recorder attached); the same finish
-//   (d) grid-stride, 16-byte loads, warp-shuffle finish, the last block to
-//       finish sums the per-block sums (one launch, no memset)
+//   (d) contiguous tiles per block, 16-byte loads, warp-shuffle finish, the
+//       last block to finish sums the per-block sums (one launch, no memset);
+//       (d-stride) the same with grid-stride loads a grid apart
 //   (d-redux) i32 only: (d) with __reduce_add_sync for the warp step
 //   (e) CUB's DeviceReduce::Sum
 #include <cub/cub.cuh>
@@ -114,33 +115,13 @@ __device__ T warp_total(T v) {
     else return warp_reduce_down(v);
 }
 
-// (d) Grid-stride over 16-byte vectors, four loads in flight per thread
-// before any add (bytes in the air to cover the memory latency), streaming
-// loads (__ldcs: read once, evict first), then the warp-shuffle finish. The
-// last block to arrive, seen through an atomic ticket after a fence, sums the
-// blocks' sums in a fixed order: one launch, and the same bits every time.
+// The end of (d): the warp-shuffle finish within the block, then the last
+// block to arrive (seen through an atomic ticket after a fence) sums the
+// blocks' sums in a fixed order: one launch, the same bits every time.
 template <typename T, bool kRedux>
-__global__ void __launch_bounds__(kBlock) grid_stride_sum(const T* in, int n, T* partials, T* out) {
-    using V = typename Vec4<T>::type;
+__device__ void finish_block_sum(T v, T* partials, T* out) {
     __shared__ T warpSums[kBlock / 32];
     __shared__ bool last_block;
-    const V* in4 = reinterpret_cast<const V*>(in);
-    const int n4 = n / 4;
-    const int stride = gridDim.x * blockDim.x;
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    T v = T(0);
-    for (; i + 3 * stride < n4; i += 4 * stride) {
-        const V a = __ldcs(in4 + i), b = __ldcs(in4 + i + stride);
-        const V c = __ldcs(in4 + i + 2 * stride), d = __ldcs(in4 + i + 3 * stride);
-        v += ((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w));
-        v += ((c.x + c.y) + (c.z + c.w)) + ((d.x + d.y) + (d.z + d.w));
-    }
-    for (; i < n4; i += stride) {
-        const V a = __ldcs(in4 + i);
-        v += (a.x + a.y) + (a.z + a.w);
-    }
-    // n not a multiple of 4: the last elements, one per thread of block 0.
-    if (blockIdx.x == 0 && int(threadIdx.x) < n - 4 * n4) v += in[4 * n4 + threadIdx.x];
     v = warp_total<T, kRedux>(v);
     if (threadIdx.x % 32 == 0) warpSums[threadIdx.x / 32] = v;
     __syncthreads();
@@ -159,6 +140,7 @@ __global__ void __launch_bounds__(kBlock) grid_stride_sum(const T* in, int n, T*
     v = T(0);
     for (int b = threadIdx.x; b < int(gridDim.x); b += blockDim.x) v += __ldcg(partials + b);  // L2, not a stale L1
     v = warp_total<T, kRedux>(v);
+    __syncthreads();  // every warp has read warpSums above
     if (threadIdx.x % 32 == 0) warpSums[threadIdx.x / 32] = v;
     __syncthreads();
     if (threadIdx.x < 32) {
@@ -169,6 +151,52 @@ __global__ void __launch_bounds__(kBlock) grid_stride_sum(const T* in, int n, T*
             blocks_done = 0;
         }
     }
+}
+
+template <typename V, typename T>
+__device__ T vector_sum(const V& a) { return (a.x + a.y) + (a.z + a.w); }
+
+// (d) Tiles of kBlock x 4 vectors of 16 bytes: each block reads whole
+// contiguous tiles (tile b, b + grid, ...), every thread four vectors of a
+// tile before any add (64 bytes in flight per thread cover the memory
+// latency at full occupancy), each warp's loads one contiguous 512 bytes.
+template <typename T, bool kRedux>
+__global__ void __launch_bounds__(kBlock) tiled_sum(const T* in, int n, T* partials, T* out) {
+    using V = typename Vec4<T>::type;
+    const V* in4 = reinterpret_cast<const V*>(in);
+    const int n4 = n / 4;
+    constexpr int kTile = kBlock * 4;
+    const int full_tiles = n4 / kTile;
+    T v = T(0);
+    for (int t = blockIdx.x; t < full_tiles; t += gridDim.x) {
+        const V* tile = in4 + size_t(t) * kTile + threadIdx.x;
+        const V a = tile[0], b = tile[kBlock], c = tile[2 * kBlock], d = tile[3 * kBlock];
+        v += (vector_sum<V, T>(a) + vector_sum<V, T>(b)) + (vector_sum<V, T>(c) + vector_sum<V, T>(d));
+    }
+    for (int i = full_tiles * kTile + blockIdx.x * kBlock + threadIdx.x; i < n4; i += gridDim.x * kBlock)
+        v += vector_sum<V, T>(in4[i]);
+    if (blockIdx.x == 0 && int(threadIdx.x) < n - 4 * n4) v += in[4 * n4 + threadIdx.x];
+    finish_block_sum<T, kRedux>(v, partials, out);
+}
+
+// (d-stride) The first try at (d): grid-stride, four vectors a grid apart per
+// thread, streaming loads. Kept beside (d) for the comparison.
+template <typename T>
+__global__ void __launch_bounds__(kBlock) grid_stride_sum(const T* in, int n, T* partials, T* out) {
+    using V = typename Vec4<T>::type;
+    const V* in4 = reinterpret_cast<const V*>(in);
+    const int n4 = n / 4;
+    const int stride = gridDim.x * blockDim.x;
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    T v = T(0);
+    for (; i + 3 * stride < n4; i += 4 * stride) {
+        const V a = __ldcs(in4 + i), b = __ldcs(in4 + i + stride);
+        const V c = __ldcs(in4 + i + 2 * stride), d = __ldcs(in4 + i + 3 * stride);
+        v += (vector_sum<V, T>(a) + vector_sum<V, T>(b)) + (vector_sum<V, T>(c) + vector_sum<V, T>(d));
+    }
+    for (; i < n4; i += stride) v += vector_sum<V, T>(__ldcs(in4 + i));
+    if (blockIdx.x == 0 && int(threadIdx.x) < n - 4 * n4) v += in[4 * n4 + threadIdx.x];
+    finish_block_sum<T, false>(v, partials, out);
 }
 
 }  // namespace warpviz_bench_reduce
@@ -243,7 +271,7 @@ void run_size(int log2_n, int repeat, int grid_d, const DeviceBytes& l2_flush, d
   cuda_check(cub::DeviceReduce::Sum(nullptr, cub_bytes, static_cast<const T*>(nullptr), static_cast<T*>(nullptr), n),
              "cub::DeviceReduce::Sum (temporary size)");
   const bool with_redux = std::is_same_v<T, int>;
-  SizeRun<T> run(host, size_t(std::max(blocks_one_per_thread, grid_d)), with_redux ? 6 : 5, cub_bytes);
+  SizeRun<T> run(host, size_t(std::max(blocks_one_per_thread, grid_d)), with_redux ? 7 : 6, cub_bytes);
   const T* in = run.input.ptr();
   T* partials = run.partials.ptr();
 
@@ -261,13 +289,16 @@ void run_size(int log2_n, int repeat, int grid_d, const DeviceBytes& l2_flush, d
                         launch_seed_reduce_sum<T>(blocks_one_per_thread, kr::kBlock, in, partials, n);
                         kr::finish_partials<T><<<1, 1024>>>(partials, blocks_one_per_thread, out(2));
                       }, out(2)});
-  variants.push_back({"d", "grid-stride, 16-byte loads, shuffle finish, last block sums", [=] {
-                        kr::grid_stride_sum<T, false><<<grid_d, kr::kBlock>>>(in, n, partials, out(3));
+  variants.push_back({"d", "contiguous tiles, 16-byte loads, shuffle finish, last block sums", [=] {
+                        kr::tiled_sum<T, false><<<grid_d, kr::kBlock>>>(in, n, partials, out(3));
                       }, out(3)});
+  variants.push_back({"d-stride", "(d) as grid-stride loads a grid apart, streaming", [=] {
+                        kr::grid_stride_sum<T><<<grid_d, kr::kBlock>>>(in, n, partials, out(5));
+                      }, out(5)});
   if constexpr (std::is_same_v<T, int>)
     variants.push_back({"d-redux", "(d) with __reduce_add_sync for the warp step", [=] {
-                          kr::grid_stride_sum<T, true><<<grid_d, kr::kBlock>>>(in, n, partials, out(5));
-                        }, out(5)});
+                          kr::tiled_sum<T, true><<<grid_d, kr::kBlock>>>(in, n, partials, out(6));
+                        }, out(6)});
   void* cub_temp = run.cub_temp.get();
   variants.push_back({"e", "CUB DeviceReduce::Sum", [=] {
                         size_t bytes = cub_bytes;
@@ -353,7 +384,7 @@ int run_reduce_benchmark(const std::vector<int>& log2_sizes, int repeat, std::os
   result->copy_gb_per_s = measure_copy_bandwidth() / 1e9;
 
   int blocks_per_sm = 0;
-  cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kr::grid_stride_sum<float, false>,
+  cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kr::tiled_sum<float, false>,
                                                            kr::kBlock, 0),
              "occupancy of (d)");
   const int grid_d = prop.multiProcessorCount * std::max(blocks_per_sm, 1);
