@@ -50,6 +50,7 @@ struct HistoryCache {
   uint32_t block = 0, warp = 0;
   view::PlayOrderKind order = view::PlayOrderKind::Causal;  // the headers number steps in play order
   bool hex = false, valid = false;
+  view::HistoryColumns columns = view::HistoryColumns::All;
   view::HistoryTable table;
   std::vector<std::string> headers;
   std::vector<size_t> column_chars;  // widest text of each column, in characters
@@ -70,19 +71,22 @@ uint64_t sample_steps(const Trace& trace) {
 }
 
 const HistoryCache& cached_history(const Trace& trace, const view::PlayOrder& order, uint32_t block, uint32_t warp,
-                                   bool hex) {
+                                   bool hex, view::HistoryColumns columns) {
   static HistoryCache cache;
   uint64_t sample = sample_steps(trace);
   if (cache.valid && cache.steps == trace.steps.data() && cache.step_count == trace.steps.size() &&
       cache.sample == sample && cache.block == block && cache.warp == warp && cache.order == order.kind() &&
-      cache.hex == hex)
+      cache.hex == hex && cache.columns == columns)
     return cache;
-  cache = HistoryCache{trace.steps.data(), trace.steps.size(), sample, block, warp, order.kind(), hex, true, {}, {}, {}};
-  cache.table = view::history_table(trace, block, warp, hex);
+  cache = HistoryCache{trace.steps.data(), trace.steps.size(), sample, block, warp, order.kind(), hex, true,
+                       columns, {}, {}, {}};
+  cache.table = view::history_table(trace, block, warp, hex, columns);
   for (size_t col = 0; col < cache.table.step_indices.size(); ++col) {
     const TraceStep& s = trace.steps[cache.table.step_indices[col]];
-    // The step's number as the timeline shows it (1-based, in play order).
-    cache.headers.push_back(std::to_string(order.position_of(cache.table.step_indices[col]) + 1) + " " + op_name(s.op));
+    // The step's number as the timeline shows it (1-based, in play order); a
+    // watch by its variable's name, what the student wrote.
+    const std::string what = op_is_watch(s.op) ? watch_name(s.args) : std::string(op_name(s.op));
+    cache.headers.push_back(std::to_string(order.position_of(cache.table.step_indices[col]) + 1) + " " + what);
     size_t chars = cache.headers.back().size();
     for (const auto& row : cache.table.cells)
       if (col < row.size()) chars = std::max(chars, row[col].text.size());
@@ -136,7 +140,11 @@ void draw_cell(AppView& app, const view::HistoryTable& table, int lane, int col,
     ImGui::BeginTooltip();
     ImGui::Text("lane %d  ·  %zu %s  (line %u)", lane, app.playback.order().position_of(table.step_indices[col]) + 1,
                 op_name(s.op), s.line);
-    ImGui::TextUnformatted(cell.text.c_str());
+    // A shuffle's value came from another lane: say which.
+    if (cell.src >= 0)
+      ImGui::Text("%s %s %d", cell.text.c_str(), app.tr("\xe2\x86\x90 read from lane", "\xe2\x86\x90 读自 lane"), cell.src);
+    else
+      ImGui::TextUnformatted(cell.text.c_str());
     if (cell.undefined) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", app.tr(view::Text::Undefined));
     if (!cell.active) ImGui::TextDisabled("%s", app.tr(view::Text::Inactive));
     ImGui::EndTooltip();
@@ -234,19 +242,40 @@ void AppView::draw_history_panel() {
     ImGui::End();
     return;
   }
-  const HistoryCache& cache = cached_history(trace, playback.order(), step->block, step->warp, hex);
+  // Watched values or op results: a trace with watches opens on the watched
+  // values (a reduction's running sum, round by round); the choice is kept
+  // until another trace is loaded. Looked up once per trace: a walk of a
+  // million steps every frame would cost more than the table.
+  static const TraceStep* columns_for = nullptr;
+  static size_t columns_for_count = 0;
+  static bool show_watched = true, has_watches = false;
+  if (columns_for != trace.steps.data() || columns_for_count != trace.steps.size()) {
+    columns_for = trace.steps.data(), columns_for_count = trace.steps.size();
+    has_watches = show_watched = view::trace_has_watches(trace);
+  }
+  if (has_watches) {
+    if (ImGui::RadioButton(tr("watched values", "观察的变量"), show_watched)) show_watched = true;
+    ImGui::SameLine();
+    if (ImGui::RadioButton(tr("op results", "指令结果"), !show_watched)) show_watched = false;
+    ImGui::SameLine(0, ImGui::GetTextLineHeight());
+  }
+  const view::HistoryColumns which_columns =
+      !has_watches ? view::HistoryColumns::All
+                   : show_watched ? view::HistoryColumns::Watched : view::HistoryColumns::OpResults;
+  const HistoryCache& cache = cached_history(trace, playback.order(), step->block, step->warp, hex, which_columns);
   const view::HistoryTable& table = cache.table;
   const int columns = int(table.step_indices.size());
   if (columns == 0 || table.cells.empty()) {
+    ImGui::NewLine();
     centred_message(tr(view::Text::NothingToShow));
     ImGui::End();
     return;
   }
 
-  // The current step's column; the table always holds it (same block and warp).
+  // The current step's column: its own, or its round's other step when the
+  // table shows only watches or only ops.
   const size_t now = playback.step();
-  auto found = std::find(table.step_indices.begin(), table.step_indices.end(), now);
-  const int current = found == table.step_indices.end() ? -1 : int(found - table.step_indices.begin());
+  const int current = view::history_column(trace, table, now);
 
   // A warp with more steps than a table can hold shows a window of them
   // around the current step.

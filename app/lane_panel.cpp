@@ -161,14 +161,21 @@ void draw_lanes(AppView& app, const view::LaneFrame& frame, float t, bool high_c
   const int w_px = int(size.x * fb), h_px = int(size.y * fb);
   const float layout_scale = app.dpi_scale * fb;
 
+  // A watch step repeats its round's picture at rest: the arrows played when
+  // the shuffle did.
+  if (frame.landed) t = 1.0f;
+  const bool after_row = !frame.after_name.empty();
+
   // A strip above the top row for the lane numbers, sized from the cells' font.
-  view::LaneLayout probe = view::layout_lanes(float(w_px), float(h_px), layout_scale);
+  view::LaneLayout probe = view::layout_lanes(float(w_px), float(h_px), layout_scale, after_row);
   const float number_px = std::max(probe.font_px * 0.85f, 10.0f * layout_scale) * text_scale;
   const float strip_px = std::round(number_px * 1.5f);
-  view::LaneLayout layout = view::layout_lanes(float(w_px), std::max(float(h_px) - strip_px, 1.0f), layout_scale);
+  view::LaneLayout layout =
+      view::layout_lanes(float(w_px), std::max(float(h_px) - strip_px, 1.0f), layout_scale, after_row);
   for (int lane = 0; lane < kWarpSize; ++lane) {
     layout.in_cells[lane].y += strip_px;
     layout.out_cells[lane].y += strip_px;
+    layout.after_cells[lane].y += strip_px;
   }
 
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -199,6 +206,7 @@ void draw_lanes(AppView& app, const view::LaneFrame& frame, float t, bool high_c
   const float value_size = std::max(std::min(layout.font_px * text_scale, layout.cell_h * 0.55f) / fb, number_size);
   ImFont* value_font = font_for(app.fonts, value_size);
   const float out_alpha = out_reveal(t);
+  const float after_alpha = after_row ? after_reveal(t) : 0.0f;
 
   draw->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
   const size_t count = std::min<size_t>(frame.cells.size(), kWarpSize);
@@ -223,7 +231,17 @@ void draw_lanes(AppView& app, const view::LaneFrame& frame, float t, bool high_c
                   "lane_value");
       any_shortened |= out.shortened;
     }
-    // The lane's column, numbers to out cell: what the tooltip is for.
+    if (after_row) {
+      ImVec2 after_min, after_max;
+      to_screen(layout.after_cells[lane], &after_min, &after_max);
+      if (after_alpha > 0.0f) {
+        const FittedText after = fit_value(value_font, cell.after_text, value_size, number_size, box_w, box_h);
+        draw_fitted(draw, value_font, after_min, after_max, to_imgui(palette.text, after_alpha), after, "lane_value");
+        any_shortened |= after.shortened;
+      }
+      max = after_max;
+    }
+    // The lane's column, numbers to its last cell: what the tooltip is for.
     if (image_hovered && ImGui::IsMouseHoveringRect(ImVec2(in_min.x, in_min.y - strip_px / fb), max))
       hovered_lane = lane;
   }
@@ -232,10 +250,9 @@ void draw_lanes(AppView& app, const view::LaneFrame& frame, float t, bool high_c
   if (hovered_lane >= 0) {
     for (const view::LaneCell& cell : frame.cells) {
       if (cell.lane != hovered_lane) continue;
+      // "lane 3 ← lane 11: 46; val 22 + 46 = 68": the read and the round's sum.
       ImGui::BeginTooltip();
-      ImGui::Text("lane %d", cell.lane);
-      ImGui::Text("in  %s", cell.in_text.c_str());
-      if (!cell.out_text.empty()) ImGui::Text("out %s", cell.out_text.c_str());
+      ImGui::TextUnformatted(view::lane_summary(frame, cell.lane, app.language).c_str());
       if (any_shortened) ImGui::TextDisabled("%s", app.tr("(the cells show fewer digits)", "（格子里显示的位数较少）"));
       ImGui::EndTooltip();
     }
@@ -251,7 +268,7 @@ const char* read_label(view::Language language) { return view::tr(view::Text::Re
 const char* kept_label(view::Language language) { return view::tr(view::Text::KeptOwn, language); }
 
 // One line of swatches drawn like the image draws them, each with its word.
-void draw_legend(const AppView& app) {
+void draw_legend(const AppView& app, const view::LaneFrame& frame) {
   const LanePalette& p = lane_palette(false);
   const float h = ImGui::GetTextLineHeight();
   const float w = h * 2.2f;
@@ -296,6 +313,11 @@ void draw_legend(const AppView& app) {
        [&](ImVec2 a, ImVec2 b) { cell(a, b, p.undefined_fill, p.undefined_border, true); });
   item(app.tr(view::Text::Inactive),
        [&](ImVec2 a, ImVec2 b) { cell(a, b, dimmed(p.out_fill), dimmed(p.out_border), false); });
+  // The third row, by the name the kernel gave its variable: "val after +=".
+  if (!frame.after_name.empty()) {
+    const std::string label = view::after_label(frame, app.language);
+    item(label.c_str(), [&](ImVec2 a, ImVec2 b) { cell(a, b, p.after_fill, p.after_border, false); });
+  }
   ImGui::NewLine();
 }
 
@@ -331,7 +353,7 @@ void AppView::draw_lane_panel() {
   const float legend_h = ImGui::GetFrameHeightWithSpacing();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   draw_lanes(*this, frame, shown.t, false, ImVec2(avail.x, avail.y - legend_h));
-  draw_legend(*this);
+  draw_legend(*this, frame);
   ImGui::End();
 }
 

@@ -44,6 +44,8 @@ LanePalette make_palette(bool high_contrast) {
     p.in_border = rgb(92, 126, 160);
     p.out_fill = rgb(22, 58, 52);
     p.out_border = rgb(0, 158, 115);
+    p.after_fill = rgb(58, 34, 52);
+    p.after_border = rgb(204, 121, 167);  // Okabe-Ito reddish purple: apart from in, out and undefined
     p.kept_fill = rgb(44, 48, 54);
     p.kept_border = rgb(150, 154, 160);
     p.undefined_fill = rgb(70, 24, 10);
@@ -63,6 +65,8 @@ LanePalette make_palette(bool high_contrast) {
     p.in_border = rgb(120, 200, 255);
     p.out_fill = rgb(0, 36, 26);
     p.out_border = rgb(40, 230, 170);
+    p.after_fill = rgb(40, 10, 34);
+    p.after_border = rgb(240, 140, 200);
     p.kept_fill = rgb(24, 24, 24);
     p.kept_border = rgb(220, 220, 220);
     p.undefined_fill = rgb(60, 10, 0);
@@ -96,6 +100,8 @@ Rgba dimmed(Rgba c) {
 }
 
 float out_reveal(float eased_t) { return std::clamp((eased_t - 0.75f) / 0.25f, 0.0f, 1.0f); }
+
+float after_reveal(float eased_t) { return std::clamp((eased_t - 0.85f) / 0.15f, 0.0f, 1.0f); }
 
 view::Point ArrowCurve::at(float t) const {
   float u = 1.0f - t;
@@ -458,14 +464,15 @@ void LaneRenderer::render(const view::LaneLayout& layout, const view::LaneFrame&
   // Cells: top row in, bottom row out. The bottom row fills in as the values land.
   const float reveal = out_reveal(t);
   std::vector<CellInstance> cells;
-  cells.reserve(2 * kWarpSize);
-  auto add_cell = [&](const view::Rect& r, const CellStyle& style, float fill_alpha) {
+  cells.reserve(3 * kWarpSize);
+  auto add_cell = [&](const view::Rect& r, const CellStyle& style, float fill_alpha, float border_alpha = 1.0f) {
     CellInstance c{};
     c.rect[0] = r.x, c.rect[1] = r.y, c.rect[2] = r.w, c.rect[3] = r.h;
-    Rgba fill = style.fill;
+    Rgba fill = style.fill, border = style.border;
     fill.a *= fill_alpha;
+    border.a *= border_alpha;
     set_color(c.fill, fill);
-    set_color(c.border, style.border);
+    set_color(c.border, border);
     c.shape[0] = border_px;
     c.shape[1] = std::min(r.w, r.h) * 0.14f;
     c.flags = style.flags;
@@ -477,6 +484,16 @@ void LaneRenderer::render(const view::LaneLayout& layout, const view::LaneFrame&
     int lane = clamp_lane(cell.lane);
     add_cell(layout.in_cells[lane], in_style(palette, cell.state), 1.0f);
     add_cell(layout.out_cells[lane], out_style(palette, cell.state), 0.35f + 0.65f * reveal);
+  }
+  // The third row comes in whole (border too) once the values have landed:
+  // before that there is no sum to show.
+  const float after = after_reveal(t);
+  if (layout.has_after && !frame.after_name.empty() && after > 0.0f) {
+    for (size_t i = 0; i < lanes; ++i) {
+      const view::LaneCell& cell = frame.cells[i];
+      const CellStyle style{palette.after_fill, palette.after_border, cell.after_text.empty() ? kDimmed : 0u};
+      add_cell(layout.after_cells[clamp_lane(cell.lane)], style, after, after);
+    }
   }
 
   // Arrows, ordered so the ones that matter most are drawn last.

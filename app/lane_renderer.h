@@ -22,6 +22,7 @@ struct LanePalette {
   Rgba in_fill, in_border;         // top row: values going in
   Rgba out_fill, out_border;       // bottom row: values coming out
   Rgba kept_fill, kept_border;     // bottom row: shuffle source out of range
+  Rgba after_fill, after_border;   // third row: the watched value after the round
   Rgba undefined_fill, undefined_border;  // hatched with the border colour
   Rgba inactive_fill, inactive_border;
   Rgba read_arrow, kept_arrow, undefined_arrow;
@@ -35,6 +36,9 @@ Rgba dimmed(Rgba c);
 // How far the bottom row has filled in at eased_t: values land at the end of
 // the transition. The panel fades the out values' text by the same amount.
 float out_reveal(float eased_t);
+// How far the third row (the watched value after the round) has come in: it
+// follows the landing, so the sum appears once the read value is there.
+float after_reveal(float eased_t);
 
 // A quadratic Bezier from the bottom of the source cell to the top of the
 // destination cell. The vertex shader and the disc positions share it, so a

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <tuple>
 #include <unistd.h>
 
 #include "warpviz/backends.h"
@@ -403,17 +404,124 @@ TEST_CASE("lane frame of warp_sum: reads, kept values, labels", "[lanes]") {
 
   CHECK(lane_frame(t, 99, false).cells.empty());  // past the end: nothing to draw
 
-  // A watch between the rounds: the lanes' values, no arrows, its name and type;
-  // a step of the trace, not a round.
+  // The watch of val after the round shows the round completed: the same
+  // reads, and val after the += in the third row. Its place is its own: a step.
   const LaneFrame watch = lane_frame(t, 1, false);
-  CHECK(watch.op_label == "watch  val  f32");
-  CHECK(watch.arrows.empty());
+  CHECK(watch.op_label == "shfl.down  delta 16  width 32  mask 0xffffffff  \u00b7  watch  val  f32");
+  CHECK(watch.landed);
+  CHECK(watch.arrows.size() == 32);
   REQUIRE(watch.cells.size() == 32);
-  CHECK(watch.cells[3].in_text == "22");  // 3 + 19
-  CHECK(watch.cells[3].out_text == "22");
-  CHECK(watch.cells[3].state == CellState::Active);
+  CHECK(watch.cells[3].in_text == "3");
+  CHECK(watch.cells[3].out_text == "19");
+  CHECK(watch.cells[3].after_text == "22");  // 3 + 19
+  CHECK(watch.after_name == "val");
   CHECK_FALSE(watch.is_round);
   CHECK(place_label(watch, Language::English) == "step 2/10");
+}
+
+TEST_CASE("layout: a third row under the out row, no overlap, no smaller text", "[layout]") {
+  for (auto [w, h, dpi] : {std::tuple{1600.f, 500.f, 1.f}, {1280.f, 720.f, 1.f}, {320.f, 160.f, 1.f}, {3840.f, 1000.f, 2.f}}) {
+    INFO(w << "x" << h << " dpi " << dpi);
+    const LaneLayout two = layout_lanes(w, h, dpi);
+    const LaneLayout three = layout_lanes(w, h, dpi, true);
+    CHECK_FALSE(two.has_after);
+    CHECK(two.after_cells[0].h == 0);
+    REQUIRE(three.has_after);
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      const Rect& out = three.out_cells[lane];
+      const Rect& after = three.after_cells[lane];
+      CHECK(after.x == out.x);  // one column per lane
+      CHECK(after.y > out.y + out.h);  // below, apart
+      CHECK(after.y + after.h <= h);
+      CHECK(out.y > three.in_cells[lane].y + three.in_cells[lane].h);
+    }
+    // The arrows keep room, and the values a readable size.
+    CHECK(three.out_cells[0].y - (three.in_cells[0].y + three.in_cells[0].h) >= 0.25f * h);
+    CHECK(three.font_px >= 7.0f * dpi);
+    CHECK(three.font_px <= three.cell_h);
+  }
+}
+
+TEST_CASE("lane frames of reductions: val after each round in a third row", "[lanes][watch]") {
+  const Trace sum = run("warp_sum", {}, "iota");
+  const LaneFrame round1 = lane_frame(sum, 0, false);
+  REQUIRE(round1.cells.size() == 32);
+  CHECK(round1.after_name == "val");
+  CHECK(round1.combine == Combine::Add);
+  CHECK_FALSE(round1.landed);
+  CHECK(round1.cells[0].after_text == "16");  // 0 + lane 16's 16
+  CHECK(round1.cells[20].after_text == "40");  // out of range: 20 + its own 20
+  CHECK(after_label(round1, Language::English) == "val after +=");
+  CHECK(after_label(round1, Language::Chinese) == "val 相加之后");
+
+  // Round 2 reads 8 lanes down; every lane's val after round 1 is lane + (lane + 16).
+  const LaneFrame round2 = lane_frame(sum, 2, false);
+  CHECK(place_label(round2, Language::English) == "round 2/5");
+  CHECK(lane_summary(round2, 3, Language::English) == "lane 3 \u2190 lane 11: 38; val 22 + 38 = 60");
+  CHECK(lane_summary(round1, 20, Language::English) ==
+        "lane 20 keeps its own value (source out of range): 20; val 20 + 20 = 40");
+  CHECK(lane_summary(round1, 40, Language::English).empty());
+
+  // Without a watch after it, a shuffle has no third row and its tooltip is the read.
+  const Trace plain = run("shfl", {{"op", "down"}, {"arg", "8"}});
+  const LaneFrame shfl = lane_frame(plain, first_step_with(plain, Op::ShflDown), false);
+  CHECK(shfl.after_name.empty());
+  CHECK(shfl.cells[3].after_text.empty());
+  CHECK(lane_summary(shfl, 3, Language::English) == "lane 3 \u2190 lane 11: " + shfl.cells[3].out_text);
+
+  // The xor butterfly: after its last round every lane holds the total, 0 + ... + 31.
+  const Trace xor_sum = run("warp_sum_xor", {}, "iota");
+  size_t last = 0;
+  for (size_t i = 0; i < xor_sum.steps.size(); ++i)
+    if (op_is_shuffle(xor_sum.steps[i].op)) last = i;
+  const LaneFrame final_round = lane_frame(xor_sum, last, false);
+  CHECK(place_label(final_round, Language::English) == "round 5/5");
+  for (const LaneCell& cell : final_round.cells) {
+    INFO("lane " << cell.lane);
+    CHECK(cell.after_text == "496");
+  }
+  // Pressing on to the watch shows the same round, landed.
+  const LaneFrame landed = lane_frame(xor_sum, last + 1, false);
+  CHECK(landed.landed);
+  CHECK(landed.cells[17].after_text == "496");
+  CHECK(landed.arrows.size() == final_round.arrows.size());
+
+  // fmaxf instead of +=: the values say which.
+  const Trace max = run("warp_max");
+  const LaneFrame max_round = lane_frame(max, first_step_with(max, Op::ShflDown), false);
+  CHECK(max_round.combine == Combine::Max);
+  CHECK(after_label(max_round, Language::English) == "val after max");
+  CHECK(lane_summary(max_round, 0, Language::English).find("; val max(") != std::string::npos);
+}
+
+TEST_CASE("history: watched values or op results, and the source lane of each read", "[history][watch]") {
+  const Trace t = run("warp_sum", {}, "iota");
+  CHECK(trace_has_watches(t));
+  CHECK_FALSE(trace_has_watches(run("shfl", {{"op", "down"}, {"arg", "8"}})));
+
+  const HistoryTable watched = history_table(t, 0, 0, false, HistoryColumns::Watched);
+  REQUIRE(watched.step_indices.size() == 5);
+  for (size_t i : watched.step_indices) CHECK(op_is_watch(t.steps[i].op));
+  // Lane 0's running sum, round by round: 0 + 16, then + lane 8's 8 + 24, ...
+  const char* lane0[] = {"16", "48", "112", "240", "496"};
+  for (size_t c = 0; c < 5; ++c) CHECK(watched.cells[0][c].text == lane0[c]);
+  CHECK(watched.cells[0][0].src == -1);  // a watch reads from no lane
+
+  const HistoryTable ops = history_table(t, 0, 0, false, HistoryColumns::OpResults);
+  REQUIRE(ops.step_indices.size() == 5);
+  for (size_t i : ops.step_indices) CHECK(op_is_shuffle(t.steps[i].op));
+  CHECK(ops.cells[3][0].text == "19");
+  CHECK(ops.cells[3][0].src == 19);
+  CHECK(ops.cells[3][1].src == 11);  // round 2: 8 lanes down
+
+  CHECK(history_table(t, 0, 0, false).step_indices.size() == 10);  // all, as before
+
+  // The playback's step finds its round's column in either table.
+  CHECK(history_column(t, watched, 0) == 0);  // a shuffle: its watch
+  CHECK(history_column(t, watched, 3) == 1);
+  CHECK(history_column(t, ops, 3) == 1);      // a watch: its shuffle
+  CHECK(history_column(t, ops, 2) == 1);
+  CHECK(history_column(t, ops, 99) == -1);
 }
 
 TEST_CASE("lane frame marks reads of inactive lanes as undefined", "[lanes]") {
@@ -571,11 +679,15 @@ TEST_CASE("history table of warp_sum: dims, texts, heat and clicks", "[history]"
     p.seek(h.step_indices[c]);
     CHECK(t.steps[p.step()].seq == c);
     const LaneFrame f = lane_frame(t, p.step(), false);
-    if (c % 2 == 0)
+    if (c % 2 == 0) {
       CHECK(place_label(f, Language::English) == "round " + std::to_string(c / 2 + 1) + "/5");
-    else
-      CHECK(f.op_label.rfind("watch  val", 0) == 0);
-    CHECK(h.cells[7][c].text == f.cells[7].out_text);
+      CHECK(h.cells[7][c].text == f.cells[7].out_text);
+    } else {
+      // The watch shows its round completed, the watched val in the third row.
+      CHECK(f.landed);
+      CHECK(f.op_label.find("watch  val") != std::string::npos);
+      CHECK(h.cells[7][c].text == f.cells[7].after_text);
+    }
   }
   CHECK(h.cells[0][9].text == "496");  // the last watch: lane 0's sum
 
@@ -641,7 +753,7 @@ TEST_CASE("block view of reduce_sum with ones", "[block]") {
     CHECK(format_value(final_first.dtype, final_first.lanes[w].in) == b.warps[w].value);
   }
   // Warp 0 reads the eight slots (lanes 0-7), then reduces them in five rounds.
-  REQUIRE(b.load_step != kNoStep);
+  REQUIRE(b.load_step != view::kNoStep);
   const TraceStep& load = t.steps[b.load_step];
   CHECK(load.op == Op::LoadShared);
   CHECK(load.warp == 0);
@@ -922,7 +1034,7 @@ TEST_CASE("block view fills in as the steps play", "[block][playorder]") {
                   old.steps.end());
   const BlockView ob = block_view(old, 0);
   REQUIRE(ob.warps.size() == 8);
-  CHECK(ob.load_step == kNoStep);
+  CHECK(ob.load_step == view::kNoStep);
   CHECK(ob.warps[2].store_step == ob.warps[2].last_step);
   CHECK(ob.warps[2].value == "32");
   REQUIRE(ob.final_round.size() == 5);
@@ -1366,6 +1478,6 @@ TEST_CASE("path view: a converged trace has none, a path without join says so", 
   const auto regions = divergent_regions(open.steps);
   const auto v = path_view(open.steps, regions, 4);
   REQUIRE(v);
-  CHECK(v->join_step == kNoStep);
+  CHECK(v->join_step == warpviz::kNoStep);
   CHECK(v->join_line == 0);
 }

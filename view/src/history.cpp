@@ -35,10 +35,33 @@ bool less_value(DType type, uint64_t a, uint64_t b) {
 
 }  // namespace
 
-HistoryTable history_table(const Trace& trace, uint32_t block, uint32_t warp, bool hex) {
+bool trace_has_watches(const Trace& trace) {
+  for (const TraceStep& step : trace.steps)
+    if (op_is_watch(step.op)) return true;
+  return false;
+}
+
+int history_column(const Trace& trace, const HistoryTable& table, size_t step) {
+  const auto& s = table.step_indices;
+  const bool watch = step < trace.steps.size() && op_is_watch(trace.steps[step].op);
+  // step - 1 wraps at 0 and matches nothing.
+  const size_t other = watch ? step - 1 : step + 1;
+  for (size_t candidate : {step, other}) {
+    const auto found = std::find(s.begin(), s.end(), candidate);
+    if (found != s.end()) return int(found - s.begin());
+  }
+  return -1;
+}
+
+HistoryTable history_table(const Trace& trace, uint32_t block, uint32_t warp, bool hex, HistoryColumns columns) {
   HistoryTable table;
-  for (size_t i = 0; i < trace.steps.size(); ++i)
-    if (trace.steps[i].block == block && trace.steps[i].warp == warp) table.step_indices.push_back(i);
+  for (size_t i = 0; i < trace.steps.size(); ++i) {
+    const TraceStep& step = trace.steps[i];
+    if (step.block != block || step.warp != warp) continue;
+    if (columns == HistoryColumns::Watched && !op_is_watch(step.op)) continue;
+    if (columns == HistoryColumns::OpResults && op_is_watch(step.op)) continue;
+    table.step_indices.push_back(i);
+  }
   table.cells.assign(kWarpSize, std::vector<HistoryCell>(table.step_indices.size()));
 
   for (size_t column = 0; column < table.step_indices.size(); ++column) {
@@ -63,6 +86,7 @@ HistoryTable history_table(const Trace& trace, uint32_t block, uint32_t warp, bo
       cell.active = rec.active();
       cell.undefined = rec.undefined();
       if (!rec.active()) continue;
+      if (op_is_shuffle(step.op) && rec.src >= 0 && rec.src < kWarpSize) cell.src = rec.src;
       cell.text = value_text(type, rec.out, show_hex);
       if (rec.undefined() || ranked.size() < 2) continue;
       const auto rank = std::lower_bound(ranked.begin(), ranked.end(), rec.out, less) - ranked.begin();

@@ -9,6 +9,7 @@
 #include "warpviz/view/lane_view.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +21,8 @@ namespace warpviz::view {
 namespace {
 
 constexpr float kArrowGapShare = 0.40f;  // of the usable height, between the rows
+constexpr float kArrowGapShareWithAfter = 0.32f;
+constexpr float kAfterGapShare = 0.25f;  // of a cell's height, between the out and after rows
 constexpr float kCellSpacing = 0.12f;    // of a column's pitch, between cells
 // Cells may be much wider than tall (values need width) but not much taller:
 // tall thin cells waste the height the arrows need and read badly.
@@ -29,7 +32,7 @@ float non_negative(float v) { return v > 0 ? v : 0; }  // also turns NaN into 0
 
 }  // namespace
 
-LaneLayout layout_lanes(float viewport_w, float viewport_h, float dpi_scale) {
+LaneLayout layout_lanes(float viewport_w, float viewport_h, float dpi_scale, bool after_row) {
   LaneLayout layout;
   const float w = non_negative(viewport_w), h = non_negative(viewport_h);
   const float dpi = dpi_scale > 0 ? dpi_scale : 1.0f;
@@ -43,17 +46,24 @@ LaneLayout layout_lanes(float viewport_w, float viewport_h, float dpi_scale) {
   const float pitch = usable_w / kWarpSize;
   const float spacing = pitch * kCellSpacing;
   const float cell_w = pitch - spacing;
-  const float arrow_gap = usable_h * kArrowGapShare;
-  const float cell_h = std::min((usable_h - arrow_gap) / 2, cell_w * kMaxCellAspect);
+  // A third row takes some of the arrows' gap: the arrows still need room to
+  // be told apart, the values need the height more.
+  const float arrow_gap = usable_h * (after_row ? kArrowGapShareWithAfter : kArrowGapShare);
+  const float rows = after_row ? 3 + kAfterGapShare : 2;  // the small gap under the out row, in cell heights
+  const float cell_h = std::min((usable_h - arrow_gap) / rows, cell_w * kMaxCellAspect);
+  const float after_gap = after_row ? kAfterGapShare * cell_h : 0;
 
-  // Capped cells leave height over: centre the two rows and their gap.
-  const float top = margin_y + (usable_h - (2 * cell_h + arrow_gap)) / 2;
+  // Capped cells leave height over: centre the rows and their gaps.
+  const float total = (after_row ? 3 : 2) * cell_h + arrow_gap + after_gap;
+  const float top = margin_y + (usable_h - total) / 2;
   const float out_top = top + cell_h + arrow_gap;
   for (int lane = 0; lane < kWarpSize; ++lane) {
     const float x = margin_x + lane * pitch + spacing / 2;
     layout.in_cells[lane] = Rect{x, top, cell_w, cell_h};
     layout.out_cells[lane] = Rect{x, out_top, cell_w, cell_h};
+    if (after_row) layout.after_cells[lane] = Rect{x, out_top + cell_h + after_gap, cell_w, cell_h};
   }
+  layout.has_after = after_row;
   layout.cell_w = cell_w;
   layout.cell_h = cell_h;
 
@@ -183,13 +193,109 @@ std::string op_label(const TraceStep& step) {
 
 bool same_warp(const TraceStep& a, const TraceStep& b) { return a.block == b.block && a.warp == b.warp; }
 
+// a + b and max(a, b) in the bits of `type`, as the kernel computes them.
+uint64_t add_bits(DType type, uint64_t a, uint64_t b) {
+  switch (type) {
+    case DType::F32:
+      return std::bit_cast<uint32_t>(std::bit_cast<float>(uint32_t(a)) + std::bit_cast<float>(uint32_t(b)));
+    case DType::F64: return std::bit_cast<uint64_t>(std::bit_cast<double>(a) + std::bit_cast<double>(b));
+    default: return mask_to_width(type, a + b);  // integers wrap
+  }
+}
+
+uint64_t max_bits(DType type, uint64_t a, uint64_t b) {
+  switch (type) {
+    case DType::I32: return int32_t(uint32_t(a)) < int32_t(uint32_t(b)) ? b : a;
+    case DType::U32: return uint32_t(a) < uint32_t(b) ? b : a;
+    case DType::I64: return int64_t(a) < int64_t(b) ? b : a;
+    case DType::U64: return a < b ? b : a;
+    case DType::F32:
+      return std::bit_cast<uint32_t>(std::fmax(std::bit_cast<float>(uint32_t(a)), std::bit_cast<float>(uint32_t(b))));
+    case DType::F64: return std::bit_cast<uint64_t>(std::fmax(std::bit_cast<double>(a), std::bit_cast<double>(b)));
+  }
+  return a;
+}
+
+// What every lane that took part in both steps agrees on; Other when none did.
+Combine combine_of(const TraceStep& shuffle, const TraceStep& watch) {
+  if (shuffle.dtype != watch.dtype) return Combine::Other;
+  bool add = true, max = true, any = false;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const LaneRecord& s = shuffle.lanes[lane];
+    const LaneRecord& w = watch.lanes[lane];
+    if (!s.active() || s.undefined() || !w.active()) continue;
+    any = true;
+    add = add && add_bits(shuffle.dtype, s.in, s.out) == w.out;
+    max = max && max_bits(shuffle.dtype, s.in, s.out) == w.out;
+  }
+  if (!any) return Combine::Other;
+  return add ? Combine::Add : max ? Combine::Max : Combine::Other;
+}
+
+// The shuffle and the watch of a round around step `index`, if it is one.
+bool round_with_watch(const Trace& trace, size_t index, size_t* shuffle, size_t* watch) {
+  const TraceStep& step = trace.steps[index];
+  if (op_is_shuffle(step.op) && index + 1 < trace.steps.size()) {
+    const TraceStep& next = trace.steps[index + 1];
+    if (!op_is_watch(next.op) || !same_warp(step, next)) return false;
+    *shuffle = index, *watch = index + 1;
+    return true;
+  }
+  if (op_is_watch(step.op) && index > 0) {
+    const TraceStep& before = trace.steps[index - 1];
+    if (!op_is_shuffle(before.op) || !same_warp(step, before)) return false;
+    *shuffle = index - 1, *watch = index;
+    return true;
+  }
+  return false;
+}
+
+const char* pick(Language language, const char* english, const char* chinese) {
+  return language == Language::Chinese ? chinese : english;
+}
+
 }  // namespace
 
 // ---- frame --------------------------------------------------------------------
 
+namespace {
+
+LaneFrame step_frame(const Trace& trace, size_t index, bool hex);
+
+}  // namespace
+
 LaneFrame lane_frame(const Trace& trace, size_t index, bool hex) {
+  if (index >= trace.steps.size()) return {};
+  size_t shuffle = 0, watch = 0;
+  if (!round_with_watch(trace, index, &shuffle, &watch)) return step_frame(trace, index, hex);
+  // A round of a reduction: the shuffle's picture with the watched value under it.
+  LaneFrame frame = step_frame(trace, shuffle, hex);
+  const TraceStep& watched = trace.steps[watch];
+  frame.after_name = watch_name(watched.args);
+  if (frame.after_name.empty()) frame.after_name = "?";  // a file's watch without a name still shows its values
+  frame.combine = combine_of(trace.steps[shuffle], watched);
+  frame.landed = index == watch;
+  frame.shuffle_index = shuffle;
+  frame.watch_index = watch;
+  for (LaneCell& cell : frame.cells) {
+    const LaneRecord& rec = watched.lanes[cell.lane];
+    if (rec.active()) cell.after_text = value_text(watched.dtype, rec.out, hex);
+  }
+  if (frame.landed) {
+    frame.op_label += "  \u00b7  " + op_label(watched);
+    // The place stays the watch's own, as the timeline numbers it: a step.
+    const StepPlace place = step_place(trace, index);
+    frame.is_round = place.is_round;
+    frame.number = place.number;
+    frame.count = place.count;
+  }
+  return frame;
+}
+
+namespace {
+
+LaneFrame step_frame(const Trace& trace, size_t index, bool hex) {
   LaneFrame frame;
-  if (index >= trace.steps.size()) return frame;
   const TraceStep& step = trace.steps[index];
   const bool shuffle = op_is_shuffle(step.op);
   const DType out_type = op_result_dtype(step.op, step.dtype);
@@ -238,6 +344,47 @@ LaneFrame lane_frame(const Trace& trace, size_t index, bool hex) {
   frame.count = place.count;
   frame.op_label = op_label(step);
   return frame;
+}
+
+}  // namespace
+
+std::string lane_summary(const LaneFrame& frame, int lane, Language language) {
+  const LaneCell* cell = nullptr;
+  for (const LaneCell& c : frame.cells)
+    if (c.lane == lane) cell = &c;
+  if (!cell) return {};
+  const std::string me = "lane " + std::to_string(lane);
+  if (cell->state == CellState::Inactive) return me + pick(language, ": inactive", "：未参与");
+  const Arrow* arrow = nullptr;
+  for (const Arrow& a : frame.arrows)
+    if (a.to_lane == lane) arrow = &a;
+  if (!arrow) return me + ": " + cell->in_text + " \u2192 " + cell->out_text;  // not a shuffle
+  std::string text = me + " \u2190 lane " + std::to_string(arrow->from_lane) + ": " + cell->out_text;
+  if (arrow->kind == ArrowKind::KeepOwn)
+    text = me + pick(language, " keeps its own value (source out of range): ", " 保留自己的值（源超出范围）：") +
+           cell->out_text;
+  else if (arrow->kind == ArrowKind::Undefined)
+    text += pick(language, " (undefined)", "（未定义）");
+  if (frame.after_name.empty() || cell->after_text.empty()) return text;
+  const std::string& name = frame.after_name;
+  switch (frame.combine) {
+    case Combine::Add:
+      return text + "; " + name + " " + cell->in_text + " + " + cell->out_text + " = " + cell->after_text;
+    case Combine::Max:
+      return text + "; " + name + " max(" + cell->in_text + ", " + cell->out_text + ") = " + cell->after_text;
+    case Combine::Other: break;
+  }
+  return text + "; " + name + pick(language, " then ", " 之后 ") + cell->after_text;
+}
+
+std::string after_label(const LaneFrame& frame, Language language) {
+  if (frame.after_name.empty()) return {};
+  switch (frame.combine) {
+    case Combine::Add: return frame.after_name + pick(language, " after +=", " 相加之后");
+    case Combine::Max: return frame.after_name + pick(language, " after max", " 取最大之后");
+    case Combine::Other: break;
+  }
+  return frame.after_name + pick(language, " after", " 之后");
 }
 
 StepPlace step_place(const Trace& trace, size_t index) {

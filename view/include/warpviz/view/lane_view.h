@@ -18,13 +18,17 @@ struct Rect {
 };
 
 // Two rows of 32 cells: the values going in (top) and coming out (bottom),
-// fitted into a viewport; cells keep a readable aspect at any size.
+// fitted into a viewport; cells keep a readable aspect at any size. With
+// `after_row`, a third row under the out row: a watched variable after the
+// round (LaneFrame::after_name), close under the out row it was computed from.
 struct LaneLayout {
   Rect in_cells[kWarpSize];
   Rect out_cells[kWarpSize];
+  Rect after_cells[kWarpSize];  // all zero without the third row
+  bool has_after = false;
   float cell_w = 0, cell_h = 0, font_px = 0;
 };
-LaneLayout layout_lanes(float viewport_w, float viewport_h, float dpi_scale);
+LaneLayout layout_lanes(float viewport_w, float viewport_h, float dpi_scale, bool after_row = false);
 
 enum class CellState : uint8_t {
   Active,      // ran the op
@@ -37,7 +41,13 @@ struct LaneCell {
   int lane = 0;
   CellState state = CellState::Inactive;
   std::string in_text, out_text;  // formatted by dtype (hex when asked)
+  std::string after_text;         // the third row's value; "" when the lane has none
 };
+
+// How a round's watched value follows from the lane's own value (in) and the
+// value it read (out), as the values themselves show it: `val += read` is Add,
+// `val = fmaxf(val, read)` is Max; anything else (or lanes that disagree) Other.
+enum class Combine : uint8_t { Add, Max, Other };
 
 enum class ArrowKind : uint8_t { Read, KeepOwn, Undefined };
 
@@ -55,6 +65,16 @@ struct LaneFrame {
   bool is_round = false;
   size_t number = 0, count = 0;
   std::string op_label;          // "shfl.down  offset 16  width 32  mask 0xffffffff"
+
+  // The third row: a reduction's running value after the round. A shuffle
+  // whose next step in its warp is a watch (`val += __shfl_down_sync(...);
+  // WARPVIZ_WATCH(val);`) shows the watch's values under its own; the watch
+  // step shows the same picture, the round completed (`landed`), so stepping
+  // onto it does not play the arrows again. after_name is "" without a row.
+  std::string after_name;        // the watched variable: "val"
+  Combine combine = Combine::Other;
+  bool landed = false;           // a watch step repeating its round: draw it at rest
+  size_t shuffle_index = 0, watch_index = 0;  // trace steps of the picture, when after_name is set
 };
 
 // A value as every view shows it: decimal, or the dtype's hex bits with `hex`;
@@ -84,6 +104,14 @@ StepPlace step_place(const Trace& trace, size_t index);
 LaneFrame lane_frame(const Trace& trace, size_t index, bool hex);
 // "round 2/5" or "step 3/7" in `language`.
 std::string place_label(const LaneFrame& frame, Language language);
+
+// What one lane did in the frame, for its tooltip: "lane 3 ← lane 11: 46" for
+// a shuffle's read, with the round's sum when the frame has a third row:
+// "lane 3 ← lane 11: 46; val 22 + 46 = 68". A lane that kept its own value, a
+// read of an undefined value and other ops say so; "" for no such lane.
+std::string lane_summary(const LaneFrame& frame, int lane, Language language);
+// The third row's label: "val after +=" (zh "val 相加之后"), "val after max", "val after".
+std::string after_label(const LaneFrame& frame, Language language);
 
 // Where a value sits mid-animation: from the source cell (top row) toward the
 // destination cell (bottom row), t in 0..1 (eased by the caller).
