@@ -407,7 +407,7 @@ TEST_CASE("lane frame of warp_sum: reads, kept values, labels", "[lanes]") {
   // The watch of val after the round shows the round completed: the same
   // reads, and val after the += in the third row. Its place is its own: a step.
   const LaneFrame watch = lane_frame(t, 1, false);
-  CHECK(watch.op_label == "shfl.down  delta 16  width 32  mask 0xffffffff  \u00b7  watch  val  f32");
+  CHECK(watch.op_label == "watch  val  f32  \u00b7  shfl.down  delta 16  width 32  mask 0xffffffff");
   CHECK(watch.landed);
   CHECK(watch.arrows.size() == 32);
   REQUIRE(watch.cells.size() == 32);
@@ -685,7 +685,7 @@ TEST_CASE("history table of warp_sum: dims, texts, heat and clicks", "[history]"
     } else {
       // The watch shows its round completed, the watched val in the third row.
       CHECK(f.landed);
-      CHECK(f.op_label.find("watch  val") != std::string::npos);
+      CHECK(f.op_label.rfind("watch  val", 0) == 0);
       CHECK(h.cells[7][c].text == f.cells[7].after_text);
     }
   }

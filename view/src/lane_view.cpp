@@ -282,7 +282,8 @@ LaneFrame lane_frame(const Trace& trace, size_t index, bool hex) {
     if (rec.active()) cell.after_text = value_text(watched.dtype, rec.out, hex);
   }
   if (frame.landed) {
-    frame.op_label += "  \u00b7  " + op_label(watched);
+    // The step itself first: a narrow panel cuts the label's end.
+    frame.op_label = op_label(watched) + "  \u00b7  " + frame.op_label;
     // The place stays the watch's own, as the timeline numbers it: a step.
     const StepPlace place = step_place(trace, index);
     frame.is_round = place.is_round;
