@@ -347,7 +347,7 @@ void AppView::draw_lane_panel() {
   ImGui::PushFont(or_default(fonts.large));
   // The place in play order: a reduction's phase in words, a round, or the step.
   const std::string place = view::position_label(trace, playback.order(), playback.shown_position(), language);
-  ImGui::Text("%s   %s", place.c_str(), frame.op_label.c_str());
+  text_fitted(place + "   " + frame.op_label);
   ImGui::PopFont();
 
   const float legend_h = ImGui::GetFrameHeightWithSpacing();

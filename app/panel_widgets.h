@@ -3,11 +3,18 @@
 
 #include <imgui.h>
 
+#include <string>
+
 namespace warpviz::app {
 
 // A dimmed message centred in the panel (wrapped to its width): what a panel
 // shows when it has nothing to draw.
 void centred_message(const char* text);
+
+// One line of text that ends in "…" where the panel is too narrow for it
+// (words dropped from the end), the whole text in a tooltip then. `disabled`
+// draws it dimmed, as TextDisabled.
+void text_fitted(const std::string& text, bool disabled = false);
 
 // A filled, rounded box behind whatever `body` draws: the draw list's channels
 // put the box under the text, whose height is only known afterwards.

@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "app_view.h"
@@ -81,8 +82,10 @@ void AppView::draw_timeline_panel() {
     ImGui::SameLine();
     ImGui::TextUnformatted(view::position_label(trace, playback.order(), shown_position, language).c_str());
     ImGui::SameLine();
-    ImGui::TextDisabled("%s  ·  %s %u  ·  block %u  warp %u", op_name(step.op), tr("line", "行"), step.line, step.block,
-                        step.warp);
+    char where[160];
+    std::snprintf(where, sizeof where, "%s  ·  %s %u  ·  block %u  warp %u", op_name(step.op), tr("line", "行"),
+                  step.line, step.block, step.warp);
+    text_fitted(where, true);
   }
 
   // Scrub slider (1-based like the label) beside the speed, the hold and the round stop.

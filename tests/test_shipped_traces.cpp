@@ -1,17 +1,15 @@
 // The traces shipped in assets/traces/ (one per scenario, recorded on an H200
 // with the GPU backend) against the CPU emulator: the request each trace
 // records (scenario, parameters, input) is run again on the emulator, and the
-// two traces must be identical, undefined lanes' values excepted. A trace
-// recorded before its kernel recorded its shared-memory accesses is compared
-// on the steps it has (kRecordedBeforeSharedSteps) until it is re-recorded. The
+// two traces must be identical, undefined lanes' values excepted. A trace of
+// an older format than the watches is compared without the rerun's watch
+// steps (as_shipped_could_hold). The
 // shared-memory traces (bank_*.wvt, transpose_*.wvt, recorded with
 // `warpviz-cli profile`) also carry ncu's counters and the measured cycles:
 // the counters must equal the bank model's totals over the trace's steps.
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <filesystem>
-#include <map>
-#include <set>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -41,29 +39,6 @@ Trace rerun_on_cpu(const Trace& shipped) {
   return run_scenario_cpu(resolve_scenario(request), emu::RecordFilter{});
 }
 
-// Shipped traces recorded on the H200 before their kernels recorded the
-// warpSums write and read (WARPVIZ_STORE / WARPVIZ_LOAD): they lack those
-// ld/st.shared steps, so the emulator's run is compared without them (its
-// other steps renumbered as if they were never there). Re-recording a file
-// (`warpviz-cli run reduce_sum --backend cuda -o assets/traces/reduce_sum.wvt`
-// on the GPU) is all it takes: a file with shared steps is compared whole.
-const std::set<std::string> kRecordedBeforeSharedSteps = {"reduce_sum", "reduce_int"};
-
-bool has_shared_steps(const Trace& t) {
-  return std::any_of(t.steps.begin(), t.steps.end(), [](const TraceStep& s) { return op_is_shared(s.op); });
-}
-
-// `t` without its ld/st.shared steps; every warp's seq counts the steps left.
-Trace without_shared_steps(Trace t) {
-  std::vector<TraceStep> kept;
-  std::map<std::pair<uint32_t, uint32_t>, uint32_t> next_seq;  // (block, warp) -> seq
-  for (TraceStep& s : t.steps) {
-    if (op_is_shared(s.op)) continue;
-    s.seq = next_seq[{s.block, s.warp}]++;
-    kept.push_back(s);
-  }
-  t.steps = std::move(kept);
-  return t;
 // The format version a .wvt file was written with (its header's bytes 8-11).
 uint32_t binary_version_of(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -155,13 +130,6 @@ Trace check_shipped_file(const std::string& path, const std::string& scenario) {
   } catch (const std::exception& e) {
     FAIL_CHECK("the emulator cannot rerun its request (input '" << shipped.meta.input_spec << "'): " << e.what());
     return {};
-  }
-
-  // A file from before the warpSums accesses were recorded: the steps it has.
-  if (kRecordedBeforeSharedSteps.count(scenario) && !has_shared_steps(shipped) && has_shared_steps(cpu)) {
-    WARN(path << " predates the recorded warpSums accesses: compared without the emulator's ld/st.shared "
-              "steps; re-record it on an H200 (warpviz-cli run " << scenario << " --backend cuda -o " << path << ")");
-    cpu = without_shared_steps(std::move(cpu));
   }
 
   // Verify: metadata, steps, lane flags and values, outputs.

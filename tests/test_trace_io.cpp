@@ -634,8 +634,8 @@ TEST_CASE("binary form: version 1 files (no measurements) are still read", "[tra
   reseal(mislabelled);
   REQUIRE(error_of([&] { from_binary(mislabelled); }).find("corrupt") != std::string::npos);
 
-  // A shipped trace, written before format 2.
-  const std::string shipped = std::string(WARPVIZ_SOURCE_DIR) + "/assets/traces/shfl.wvt";
+  // A trace the H200 wrote before format 2 (assets/traces/shfl.wvt as first shipped).
+  const std::string shipped = std::string(WARPVIZ_SOURCE_DIR) + "/tests/fixtures/old_traces/shfl_v1.wvt";
   const std::string file = read_file(shipped);
   REQUIRE(file.size() > 20);
   REQUIRE(uint8_t(file[8]) == 1);
@@ -1705,15 +1705,17 @@ TEST_CASE("JSON form: watch names and versions are checked", "[trace][io][json][
 
 TEST_CASE("older trace files still read: the shipped version 1 and 2 files, a version 1 JSON",
           "[trace][io][watch]") {
-  // The shipped traces predate watch steps (assets/traces/: version 1, and 2 with measurements).
-  const std::string dir = std::string(WARPVIZ_SOURCE_DIR) + "/assets/traces/";
-  for (const char* name : {"warp_sum.wvt", "bank_column_32.wvt"}) {
+  // Traces written before watch steps: warp_sum as first shipped (version 1,
+  // tests/fixtures/old_traces/) and a bank trace still shipped at version 2.
+  const std::string root = std::string(WARPVIZ_SOURCE_DIR);
+  for (const std::string name : {root + "/tests/fixtures/old_traces/warp_sum_v1.wvt",
+                                 root + "/assets/traces/bank_column_32.wvt"}) {
     INFO(name);
-    const std::string file = read_file(dir + name);
+    const std::string file = read_file(name);
     REQUIRE(file.size() > 20);
     const int version = uint8_t(file[8]);
     CHECK(version < int(kTraceBinaryWatchVersion));
-    const Trace old = load_trace(dir + name);
+    const Trace old = load_trace(name);
     REQUIRE_FALSE(old.steps.empty());
     CHECK(std::none_of(old.steps.begin(), old.steps.end(), [](const TraceStep& s) { return op_is_watch(s.op); }));
     // Written again it is version 3, and reads back the same.

@@ -39,6 +39,24 @@ Trace run(const std::string& scenario, std::vector<std::pair<std::string, std::s
   return run_scenario_cpu(resolve_scenario({scenario, std::move(sets), input}), {});
 }
 
+// `t` without its watch steps, each warp's seq counted again: the shape of a
+// trace from before the kernels watched `val`, for tests about the ops alone
+// (the watch steps' own place is tested beside them).
+Trace without_watches(Trace t) {
+  std::vector<TraceStep> kept;
+  uint32_t seq = 0;
+  for (size_t i = 0; i < t.steps.size(); ++i) {
+    TraceStep s = t.steps[i];
+    if (i == 0 || s.block != t.steps[i - 1].block || s.warp != t.steps[i - 1].warp) seq = 0;
+    if (op_is_watch(s.op)) continue;
+    s.seq = seq++;
+    kept.push_back(s);
+  }
+  t.steps = std::move(kept);
+  return t;
+}
+
+
 size_t first_step_with(const Trace& t, Op op) {
   for (size_t i = 0; i < t.steps.size(); ++i)
     if (t.steps[i].op == op) return i;
@@ -243,14 +261,15 @@ TEST_CASE("playback pauses after each round of the play order", "[playback][play
   p.set_pause_after_round(true);
   p.set_speed(20);
   p.play();
-  p.advance(100);  // stops after warp 7's round 1
+  p.advance(100);  // stops after warp 7's round 1: 8 shuffles, each with its watch of val
   CHECK_FALSE(p.playing());
-  CHECK(p.position() == 7);
+  CHECK(p.position() == 15);
   CHECK(t.steps[p.step()].warp == 7);
-  CHECK(t.steps[p.step()].seq == 0);
+  CHECK(t.steps[p.step()].seq == 1);
+  CHECK(op_is_watch(t.steps[p.step()].op));
   p.play();  // on to the end of round 2
   p.advance(100);
-  CHECK(p.position() == 15);
+  CHECK(p.position() == 31);
 
   // Per warp, a round is one warp's shuffle.
   p.set_order(PlayOrder(t, PlayOrderKind::PerWarp));
@@ -267,7 +286,7 @@ TEST_CASE("playback pauses after each round of the play order", "[playback][play
 }
 
 TEST_CASE("playback maps positions to steps through its order, and keeps the step when the order changes", "[playback][playorder]") {
-  const Trace t = run("reduce_sum", {{"n", "256"}});
+  const Trace t = without_watches(run("reduce_sum", {{"n", "256"}}));
   Playback p;
   p.set_order(PlayOrder(t, PlayOrderKind::PerWarp));
   p.seek(6);  // stored step 6: warp 0's ld.shared, after its 5 rounds and its store
@@ -415,8 +434,9 @@ TEST_CASE("lane frame of warp_sum: reads, kept values, labels", "[lanes]") {
   CHECK(watch.cells[3].out_text == "19");
   CHECK(watch.cells[3].after_text == "22");  // 3 + 19
   CHECK(watch.after_name == "val");
-  CHECK_FALSE(watch.is_round);
-  CHECK(place_label(watch, Language::English) == "step 2/10");
+  // The watch closes round 1: it says the round, not a step of its own.
+  CHECK(watch.is_round);
+  CHECK(place_label(watch, Language::English) == "round 1/5");
 }
 
 TEST_CASE("layout: a third row under the out row, no overlap, no smaller text", "[layout]") {
@@ -763,7 +783,7 @@ TEST_CASE("block view of reduce_sum with ones", "[block]") {
     CHECK(t.steps[b.final_round[k]].warp == 0);
     CHECK(t.steps[b.final_round[k]].seq == 12 + 2 * k);  // each round: a shuffle, then its watch
   }
-  CHECK(b.output_step == b.final_round.back());
+  CHECK(b.output_step == b.final_round.back() + 1);  // the last round's watch of val
   CHECK(b.final_end == b.output_step + 1);
   CHECK(b.block_output == "256");
   CHECK(b.all_block_outputs == std::vector<std::string>(4, "256"));
@@ -804,8 +824,9 @@ float lane0_sum(const TraceStep& s) {
 }  // namespace
 
 TEST_CASE("causal order of reduce_sum: first rounds side by side, the warpSums writes, then warp 0", "[playorder]") {
-  // Prepare: 4 blocks of 8 warps (n 1024, block 256).
-  const Trace t = run("reduce_sum");
+  // Prepare: 4 blocks of 8 warps (n 1024, block 256); the shuffles and the
+  // shared accesses (the watches after each round: see the test below).
+  const Trace t = without_watches(run("reduce_sum"));
   const PlayOrder order(t, PlayOrderKind::Causal);
   REQUIRE(order.size() == t.steps.size());
   // Run / Verify: every step plays exactly once, and position_of inverts step_at.
@@ -867,11 +888,14 @@ TEST_CASE("per-warp order is the stored one; a single warp plays as stored eithe
   for (size_t i = 0; i < t.steps.size(); ++i) {
     CHECK(per_warp.step_at(i) == i);
     CHECK(per_warp.position_of(i) == i);
-    CHECK(per_warp.ends_round(i));  // each op is one warp's round
+    // Each op is one warp's round; a shuffle's round ends with the watch after it.
+    const bool watch_follows = i + 1 < t.steps.size() && op_is_watch(t.steps[i + 1].op) &&
+                               t.steps[i + 1].block == t.steps[i].block && t.steps[i + 1].warp == t.steps[i].warp;
+    CHECK(per_warp.ends_round(i) == !watch_follows);
   }
   // The causal order differs for this multi-warp trace.
   const PlayOrder causal(t, PlayOrderKind::Causal);
-  CHECK(causal.step_at(1) != 1);
+  CHECK(causal.step_at(2) != 2);  // position 1 is warp 0's watch, 2 warp 1's first shuffle
 
   for (const char* scenario : {"warp_sum", "vote", "test_shuffle"}) {
     const Trace one = run(scenario);
@@ -895,23 +919,8 @@ TEST_CASE("per-warp order is the stored one; a single warp plays as stored eithe
 }
 
 TEST_CASE("a step that records a value plays with the round of the shuffle before it", "[playorder]") {
-  // Prepare: one block of reduce_sum, with a step of an op the play order does
-  // not know (as the watch of a variable will be) after every shuffle.
-  const Trace base = run("reduce_sum", {{"n", "256"}});
-  Trace t = base;
-  t.steps.clear();
-  uint32_t seq = 0;
-  for (size_t i = 0; i < base.steps.size(); ++i) {
-    if (i > 0 && base.steps[i].warp != base.steps[i - 1].warp) seq = 0;
-    TraceStep s = base.steps[i];
-    s.seq = seq++;
-    t.steps.push_back(s);
-    if (!op_is_shuffle(s.op)) continue;
-    TraceStep watch = s;
-    watch.op = Op(kOpCount);
-    watch.seq = seq++;
-    t.steps.push_back(watch);
-  }
+  // Prepare: one block of reduce_sum; every shuffle is followed by a watch of val.
+  const Trace t = run("reduce_sum", {{"n", "256"}});
   // Run
   const PlayOrder order(t, PlayOrderKind::Causal);
   // Verify: each warp's shuffle, then its watch, warp by warp, round by round.
@@ -924,7 +933,7 @@ TEST_CASE("a step that records a value plays with the round of the shuffle befor
       CHECK(shuffle.op == Op::ShflDown);
       CHECK(shuffle.warp == warp);
       CHECK(shuffle.args.b == (16 >> round));
-      CHECK(watch.op == Op(kOpCount));
+      CHECK(watch.op == Op::Watch);
       CHECK(watch.warp == warp);
       CHECK(watch.seq == shuffle.seq + 1);
       CHECK_FALSE(order.ends_round(p));
@@ -938,7 +947,7 @@ TEST_CASE("a step that records a value plays with the round of the shuffle befor
   const BlockView b = block_view(t, 0);
   REQUIRE(b.final_round.size() == 5);
   for (size_t r = 0; r < 5; ++r) CHECK(t.steps[b.final_round[r]].op == Op::ShflDown);
-  CHECK(t.steps[b.output_step].op == Op(kOpCount));  // the output shows after the last round's watch
+  CHECK(t.steps[b.output_step].op == Op::Watch);  // the output shows after the last round's watch
   CHECK(b.warps.size() == 8);
   CHECK(b.warps[3].value == "32");
 }
@@ -947,28 +956,31 @@ TEST_CASE("phase labels say the two reductions in words", "[playorder][strings]"
   const Trace t = run("reduce_sum", {{"n", "256"}});  // one block of 8 warps
   const PlayOrder order(t, PlayOrderKind::Causal);
   auto en = [&](size_t p) { return position_label(t, order, p, Language::English); };
+  // Each round: 8 warps x (a shuffle and its watch of val) = 16 positions.
   CHECK(en(0) == "first reduction, round 1/5");
-  CHECK(en(8 * 2 + 3) == "first reduction, round 3/5");
-  CHECK(en(40) == "lane 0 writes warpSums[0]");
-  CHECK(en(45) == "lane 0 writes warpSums[5]");
-  CHECK(en(48) == "warp 0 reads warpSums[0..7]");
-  CHECK(en(50) == "final reduction over warpSums, round 2/5");
-  CHECK(en(53) == "final reduction over warpSums, round 5/5");
-  CHECK(en(54).empty());  // past the end
-  CHECK(position_label(t, order, 50, Language::Chinese) == "对 warpSums 的最终归约，第 2/5 轮");
+  CHECK(en(16 * 2 + 3) == "first reduction, round 3/5");
+  CHECK(en(80) == "lane 0 writes warpSums[0]");
+  CHECK(en(85) == "lane 0 writes warpSums[5]");
+  CHECK(en(88) == "warp 0 reads warpSums[0..7]");
+  CHECK(en(91) == "final reduction over warpSums, round 2/5");
+  CHECK(en(92) == "final reduction over warpSums, round 2/5");  // its watch
+  CHECK(en(98) == "final reduction over warpSums, round 5/5");
+  CHECK(en(99).empty());  // past the end
+  CHECK(position_label(t, order, 91, Language::Chinese) == "对 warpSums 的最终归约，第 2/5 轮");
   // The per-warp order says the same of the same step.
   const PlayOrder per_warp(t, PlayOrderKind::PerWarp);
-  CHECK(position_label(t, per_warp, per_warp.position_of(order.step_at(50)), Language::English) == en(50));
+  CHECK(position_label(t, per_warp, per_warp.position_of(order.step_at(91)), Language::English) == en(91));
 
   // reduce_int (ints, 4 blocks of 8 warps): the same words.
   const Trace ri = run("reduce_int");
   const PlayOrder ri_order(ri, PlayOrderKind::Causal);
   CHECK(position_label(ri, ri_order, 7, Language::English) == "first reduction, round 1/5");
-  CHECK(position_label(ri, ri_order, 47, Language::English) == "lane 0 writes warpSums[7]");
+  CHECK(position_label(ri, ri_order, 87, Language::English) == "lane 0 writes warpSums[7]");
 
   // Other traces: a reduction's round, else the step as the timeline numbers it.
   const Trace sum = run("warp_sum");
-  CHECK(position_label(sum, PlayOrder(sum, PlayOrderKind::Causal), 1, Language::English) == "round 2/5");
+  CHECK(position_label(sum, PlayOrder(sum, PlayOrderKind::Causal), 1, Language::English) == "round 1/5");  // its watch
+  CHECK(position_label(sum, PlayOrder(sum, PlayOrderKind::Causal), 2, Language::English) == "round 2/5");
   const Trace transpose = run("transpose");
   const PlayOrder tp(transpose, PlayOrderKind::Causal);
   REQUIRE(tp.size() > 2);
@@ -992,24 +1004,24 @@ TEST_CASE("block view fills in as the steps play", "[block][playorder]") {
   CHECK(count(p.slot_written) == 0);
   CHECK_FALSE(p.output_written);
   CHECK(p.current_warp == 0);
-  // After round 5 of every warp: every lane 0 has its sum, no slot is written yet.
-  p = at(39);
+  // After round 5 of every warp (each round a shuffle and its watch): every lane 0 has its sum, no slot is written yet.
+  p = at(79);
   CHECK(count(p.first_done) == 8);
   CHECK(count(p.slot_written) == 0);
   CHECK(p.current_warp == 7);
   // Three stores landed; the fourth is on its way, not written while it moves.
-  p = at(42);
+  p = at(82);
   CHECK(p.slot_written == std::vector<bool>{true, true, true, false, false, false, false, false});
   CHECK(p.current_slot == 2);
-  p = at(42.5);
+  p = at(82.5);
   CHECK(count(p.slot_written) == 3);
   CHECK(p.current_slot == 3);
   // Warp 0 reads the slots, then its final rounds; the output with the last.
-  p = at(48);
+  p = at(88);
   CHECK(count(p.slot_written) == 8);
   CHECK(p.current_load);
   CHECK(p.final_rounds_done == 0);
-  p = at(50);
+  p = at(92);
   CHECK(p.final_rounds_done == 2);
   CHECK(p.current_round == 1);
   CHECK_FALSE(p.output_written);
@@ -1030,7 +1042,8 @@ TEST_CASE("block view fills in as the steps play", "[block][playorder]") {
   // A trace recorded before the kernels recorded warpSums: a slot shows when
   // its warp's lane 0 has the sum.
   Trace old = t;
-  old.steps.erase(std::remove_if(old.steps.begin(), old.steps.end(), [](const TraceStep& s) { return op_is_shared(s.op); }),
+  old.steps.erase(std::remove_if(old.steps.begin(), old.steps.end(),
+                                 [](const TraceStep& s) { return op_is_shared(s.op) || op_is_watch(s.op); }),
                   old.steps.end());
   const BlockView ob = block_view(old, 0);
   REQUIRE(ob.warps.size() == 8);
@@ -1328,16 +1341,11 @@ TEST_CASE("place labels: rounds only for a warp's consecutive shuffles, 1-based,
   const Trace vote = run("vote");
   const Trace match = run("match");
   // Run / Verify: warp_sum's shuffles are rounds 1..5; the watches of val
-  // between them neither break the run nor count in it: they are steps.
+  // between them neither break the run nor count in it: each is the round of
+  // the shuffle before it.
   for (size_t i = 0; i < sum.steps.size(); ++i) {
     const LaneFrame f = lane_frame(sum, i, false);
     INFO("step " << i);
-    if (op_is_watch(sum.steps[i].op)) {
-      CHECK_FALSE(f.is_round);
-      CHECK(f.number == i + 1);
-      CHECK(f.count == sum.steps.size());
-      continue;
-    }
     CHECK(f.is_round);
     CHECK(f.number == i / 2 + 1);
     CHECK(f.count == 5);

@@ -397,8 +397,14 @@ StepPlace step_place(const Trace& trace, size_t index) {
   // shfl.down 16, 8, 4, 2, 1; butterfly's xor 1 ... 16); reduce_sum's warp 0
   // starts a second run at its second level's 16. Watch steps between the
   // shuffles (`WARPVIZ_WATCH(val)` after each round) neither break a run nor
-  // count in it. A lone shuffle, test_shuffle's down-then-xor or any other op
-  // (a watch too) is a step.
+  // count in it; a watch right after a shuffle of its warp is that shuffle's
+  // round (the value the round left). A lone shuffle, test_shuffle's
+  // down-then-xor or any other op is a step.
+  if (op_is_watch(step.op) && index > 0 && same_warp(trace.steps[index - 1], step) &&
+      op_is_shuffle(trace.steps[index - 1].op)) {
+    const StepPlace round = step_place(trace, index - 1);
+    if (round.is_round) return round;
+  }
   if (!op_is_shuffle(step.op)) {
     place.number = index + 1;
     place.count = trace.steps.size();
