@@ -156,22 +156,27 @@ __device__ void finish_block_sum(T v, T* partials, T* out) {
 template <typename V, typename T>
 __device__ T vector_sum(const V& a) { return (a.x + a.y) + (a.z + a.w); }
 
-// (d) Tiles of kBlock x 4 vectors of 16 bytes: each block reads whole
-// contiguous tiles (tile b, b + grid, ...), every thread four vectors of a
-// tile before any add (64 bytes in flight per thread cover the memory
+// (d) Tiles of kBlock x kVectors vectors of 16 bytes: each block reads whole
+// contiguous tiles (tile b, b + grid, ...), every thread kVectors vectors of a
+// tile before any add (64 or 128 bytes in flight per thread cover the memory
 // latency at full occupancy), each warp's loads one contiguous 512 bytes.
-template <typename T, bool kRedux>
+template <typename T, bool kRedux, int kVectors = 4>
 __global__ void __launch_bounds__(kBlock) tiled_sum(const T* in, int n, T* partials, T* out) {
     using V = typename Vec4<T>::type;
     const V* in4 = reinterpret_cast<const V*>(in);
     const int n4 = n / 4;
-    constexpr int kTile = kBlock * 4;
+    constexpr int kTile = kBlock * kVectors;
     const int full_tiles = n4 / kTile;
     T v = T(0);
     for (int t = blockIdx.x; t < full_tiles; t += gridDim.x) {
         const V* tile = in4 + size_t(t) * kTile + threadIdx.x;
-        const V a = tile[0], b = tile[kBlock], c = tile[2 * kBlock], d = tile[3 * kBlock];
-        v += (vector_sum<V, T>(a) + vector_sum<V, T>(b)) + (vector_sum<V, T>(c) + vector_sum<V, T>(d));
+        V loaded[kVectors];
+#pragma unroll
+        for (int k = 0; k < kVectors; ++k) loaded[k] = tile[k * kBlock];
+        T tile_sum = T(0);
+#pragma unroll
+        for (int k = 0; k < kVectors; ++k) tile_sum += vector_sum<V, T>(loaded[k]);
+        v += tile_sum;
     }
     for (int i = full_tiles * kTile + blockIdx.x * kBlock + threadIdx.x; i < n4; i += gridDim.x * kBlock)
         v += vector_sum<V, T>(in4[i]);
@@ -271,7 +276,7 @@ void run_size(int log2_n, int repeat, int grid_d, const DeviceBytes& l2_flush, d
   cuda_check(cub::DeviceReduce::Sum(nullptr, cub_bytes, static_cast<const T*>(nullptr), static_cast<T*>(nullptr), n),
              "cub::DeviceReduce::Sum (temporary size)");
   const bool with_redux = std::is_same_v<T, int>;
-  SizeRun<T> run(host, size_t(std::max(blocks_one_per_thread, grid_d)), with_redux ? 7 : 6, cub_bytes);
+  SizeRun<T> run(host, size_t(std::max(blocks_one_per_thread, grid_d)), with_redux ? 8 : 7, cub_bytes);
   const T* in = run.input.ptr();
   T* partials = run.partials.ptr();
 
@@ -292,13 +297,16 @@ void run_size(int log2_n, int repeat, int grid_d, const DeviceBytes& l2_flush, d
   variants.push_back({"d", "contiguous tiles, 16-byte loads, shuffle finish, last block sums", [=] {
                         kr::tiled_sum<T, false><<<grid_d, kr::kBlock>>>(in, n, partials, out(3));
                       }, out(3)});
+  variants.push_back({"d-8", "(d) with 8 vectors per thread per tile", [=] {
+                        kr::tiled_sum<T, false, 8><<<grid_d, kr::kBlock>>>(in, n, partials, out(6));
+                      }, out(6)});
   variants.push_back({"d-stride", "(d) as grid-stride loads a grid apart, streaming", [=] {
                         kr::grid_stride_sum<T><<<grid_d, kr::kBlock>>>(in, n, partials, out(5));
                       }, out(5)});
   if constexpr (std::is_same_v<T, int>)
     variants.push_back({"d-redux", "(d) with __reduce_add_sync for the warp step", [=] {
-                          kr::tiled_sum<T, true><<<grid_d, kr::kBlock>>>(in, n, partials, out(6));
-                        }, out(6)});
+                          kr::tiled_sum<T, true><<<grid_d, kr::kBlock>>>(in, n, partials, out(7));
+                        }, out(7)});
   void* cub_temp = run.cub_temp.get();
   variants.push_back({"e", "CUB DeviceReduce::Sum", [=] {
                         size_t bytes = cub_bytes;
