@@ -71,7 +71,19 @@ void AppView::show_trace(Trace new_trace, std::string origin) {
   seed_claims = spec ? check_seed_claims(*spec, trace) : std::vector<SeedClaimResult>{};
   trace_has_shared = std::any_of(trace.steps.begin(), trace.steps.end(),
                                  [](const TraceStep& step) { return op_is_shared(step.op); });
+  // The paths panel is about warp ops on divergent paths: a region where only
+  // some lanes touch shared memory or record a watch (reduce_sum's
+  // `if (lane == 0) warpSums[warp] = v`) is a branch too, but not that lesson.
   divergent_regions = warpviz::divergent_regions(trace.steps);
+  divergent_regions.erase(std::remove_if(divergent_regions.begin(), divergent_regions.end(),
+                                         [&](const DivergentRegion& r) {
+                                           for (size_t i = r.begin; i < r.end; ++i) {
+                                             const Op op = trace.steps[i].op;
+                                             if (!op_is_shared(op) && !op_is_watch(op)) return false;
+                                           }
+                                           return true;
+                                         }),
+                          divergent_regions.end());
 }
 
 bool AppView::open_file(const std::string& path) {
@@ -275,12 +287,12 @@ void AppView::draw() {
     arrange_empty_panels();  // panel_layout.cpp: empty votes/block give the history their place
     if (panels.history) draw_history_panel();
     if (panels.votes && !empty_panels.votes) draw_vote_panel();
-    if (panels.cost) draw_cost_panel();
     if (panels.block && !empty_panels.block) draw_block_panel();
     if (panels.bank && trace_has_shared) draw_bank_panel();
     if (panels.paths && !divergent_regions.empty()) draw_path_panel();
     if (panels.source) draw_source_panel();
     if (panels.scenario) draw_scenario_panel();
+    if (panels.cost) draw_cost_panel();  // last: it floats over the others
   }
   draw_file_dialog(*this);
   draw_error_popup(*this);

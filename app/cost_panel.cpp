@@ -137,7 +137,12 @@ void draw_bars(const view::CostView& v, const AppView& app) {
                         b.is_cub ? kCubColour : kBarColour, 2.0f);
     char text[64];
     std::snprintf(text, sizeof text, "%.0f  (%.2fx CUB)", b.gb_per_s, b.vs_cub);
-    draw->AddText(ImVec2(origin.x + label_w + 4, y + 1), kBarText, text);
+    // Inside the bar when it fits, else just past its end in the panel's text colour.
+    const float text_w = ImGui::CalcTextSize(text).x;
+    if (x_of(b.gb_per_s) - (origin.x + label_w) >= text_w + 8)
+      draw->AddText(ImVec2(origin.x + label_w + 4, y + 1), kBarText, text);
+    else
+      draw->AddText(ImVec2(x_of(b.gb_per_s) + 4, y + 1), ImGui::GetColorU32(ImGuiCol_Text), text);
     // The description on hover: which kernel this bar is.
     ImGui::SetCursorScreenPos(ImVec2(origin.x, y));
     ImGui::InvisibleButton(("bar" + std::to_string(i)).c_str(), ImVec2(label_w + chart_w, line_h));
@@ -166,7 +171,16 @@ void draw_bars(const view::CostView& v, const AppView& app) {
 // ---------------------------------------------------------------------------
 
 void AppView::draw_cost_panel() {
-  ImGui::SetNextWindowSize(ImVec2(460 * dpi_scale, 320 * dpi_scale), ImGuiCond_FirstUseEver);
+  // Opened from View > Cost: first over the source panel's place, on the right,
+  // where it hides the least of the lanes.
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + viewport->Size.x * 0.69f, viewport->Pos.y + viewport->Size.y * 0.5f),
+                          ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(std::min(460 * dpi_scale, viewport->Size.x * 0.31f),
+                                  std::min(380 * dpi_scale, viewport->Size.y * 0.48f)),
+                           ImGuiCond_FirstUseEver);
+  if (!cost_panel.loaded) ImGui::SetNextWindowFocus();
+  ImGui::SetNextWindowBgAlpha(1.0f);  // floats over text: none of it shows through  // opened: in front of the panels it floats over
   const std::string title = std::string(tr("Cost", "开销")) + "###cost";
   if (!ImGui::Begin(title.c_str(), &panels.cost)) {
     ImGui::End();

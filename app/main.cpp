@@ -124,6 +124,7 @@ constexpr const char* kUsage =
     "\n"
     "  --lang en|zh        language of the interface\n"
     "  --presentation      lanes and op only, large type\n"
+    "  --panel ID          open a panel (cost, paths, bank, ...) whatever the settings say\n"
     "  --size WxH          window size in pixels (default: the last one, or 1600x900)\n"
     "  --step N            show step N (1-based, as the timeline numbers them; warpviz-cli\n"
     "                      dump numbers from 0, so its step K is --step K+1)\n"
@@ -165,6 +166,7 @@ struct Options {
   std::optional<float> zoom;           // --zoom: over the saved zoom
   std::optional<float> content_scale;  // --scale: instead of the monitor's (tests, odd monitors)
   std::string layout_report;           // --layout-report: with --screenshot
+  std::vector<std::string> panels;     // --panel ID: shown whatever the settings say (e.g. cost)
 
   bool offscreen() const { return !screenshot.empty() || !frames_dir.empty() || bench_frames > 0; }
 };
@@ -216,6 +218,9 @@ ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
     if (a == "--help" || a == "-h") return ParseResult::Help;
     if (a == "--presentation") {
       o.presentation = true;
+    } else if (a == "--panel") {
+      if (!(v = value_of(i, a))) return ParseResult::Bad;
+      o.panels.push_back(*v);
     } else if (a == "--hex") {
       o.hex = true;
     } else if (a == "--scenario") {
@@ -855,6 +860,16 @@ int main(int argc, char** argv) {
   app.content_scale_fixed = opt.content_scale.has_value();
   app.presentation = opt.presentation;
   app.hex = opt.hex;
+  for (const std::string& id : opt.panels) {
+    bool known = false;
+    for (auto [panel_id, shown] : app.panels.by_id())
+      if (id == panel_id) *shown = known = true;
+    if (!known) {
+      std::fprintf(stderr, "warpviz: --panel %s: no such panel (lanes, timeline, source, history, votes, block, "
+                           "scenario, bank, paths, cost)\n", id.c_str());
+      return 2;
+    }
+  }
   app.wake_loop = [] {
     if (g_glfw_live) glfwPostEmptyEvent();
   };
