@@ -8,6 +8,8 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <map>
+#include <string>
 #include <cmath>
 #include <cstdio>
 #include <tuple>
@@ -51,8 +53,8 @@ PanelRect merged(const PanelRect& a, const PanelRect& b) {
           ImVec2(std::max(a.max.x, b.max.x), std::max(a.max.y, b.max.y))};
 }
 
-// The history's own place while it holds its neighbours' too.
-std::optional<PanelRect> g_history_home;
+// A panel's own place while it holds its empty neighbours' too, by window id.
+std::map<std::string, std::optional<PanelRect>> g_homes;
 
 }  // namespace
 
@@ -73,31 +75,39 @@ void AppView::arrange_empty_panels() {
   empty_panels.votes = !trace.steps.empty() && !has_votes;
   empty_panels.block = !trace.steps.empty() && !has_block;
 
-  if (!panels.history) return;
-  const std::optional<PanelRect> history = panel_rect("###history");
-  if (!history) return;
-  PanelRect home = g_history_home.value_or(*history);
-  PanelRect wanted = home;
-  bool grown = false;
+  // `id` grows over the empty panels beside it; where it was is kept to go back to.
+  auto grow = [&](const char* id, std::initializer_list<std::tuple<const char*, bool, bool>> neighbours) {
+    const std::optional<PanelRect> rect = panel_rect(id);
+    if (!rect) return;
+    std::optional<PanelRect>& saved = g_homes[id];
+    PanelRect home = saved.value_or(*rect);
+    PanelRect wanted = home;
+    bool grown = false;
+    for (auto [neighbour_id, empty, open] : neighbours) {
+      if (!empty || !open) continue;
+      const std::optional<PanelRect> neighbour = panel_rect(neighbour_id);
+      if (!neighbour || !shares_edge(wanted, *neighbour)) continue;
+      wanted = merged(wanted, *neighbour);
+      grown = true;
+    }
+    if (grown) saved = home;
+    else saved.reset();
+    // Moved only when it differs: the user may still move and resize it.
+    if (!near(wanted.min.x, rect->min.x) || !near(wanted.min.y, rect->min.y) || !near(wanted.max.x, rect->max.x) ||
+        !near(wanted.max.y, rect->max.y)) {
+      // On the window itself: the panel's own SetNextWindowSize(FirstUseEver)
+      // would replace a SetNextWindowSize given here.
+      ImGui::SetWindowPos(id, wanted.min, ImGuiCond_Always);
+      ImGui::SetWindowSize(id, ImVec2(wanted.max.x - wanted.min.x, wanted.max.y - wanted.min.y), ImGuiCond_Always);
+    }
+  };
   // Votes first: in the first-use layout block sits beyond it.
-  for (auto [id, empty, open] : {std::tuple{"###votes", empty_panels.votes, panels.votes},
-                                 std::tuple{"###block", empty_panels.block, panels.block}}) {
-    if (!empty || !open) continue;
-    const std::optional<PanelRect> neighbour = panel_rect(id);
-    if (!neighbour || !shares_edge(wanted, *neighbour)) continue;
-    wanted = merged(wanted, *neighbour);
-    grown = true;
-  }
-  if (grown) g_history_home = home;
-  else g_history_home.reset();
-  // Moved only when it differs: the user may still move and resize it.
-  if (!near(wanted.min.x, history->min.x) || !near(wanted.min.y, history->min.y) ||
-      !near(wanted.max.x, history->max.x) || !near(wanted.max.y, history->max.y)) {
-    // On the window itself: the panel's own SetNextWindowSize(FirstUseEver)
-    // would replace a SetNextWindowSize given here.
-    ImGui::SetWindowPos("###history", wanted.min, ImGuiCond_Always);
-    ImGui::SetWindowSize("###history", ImVec2(wanted.max.x - wanted.min.x, wanted.max.y - wanted.min.y), ImGuiCond_Always);
-  }
+  if (panels.history)
+    grow("###history", {std::tuple{"###votes", empty_panels.votes, panels.votes},
+                        std::tuple{"###block", empty_panels.block, panels.block}});
+  // Votes without a block (vote, compact, match): the votes take the block's place.
+  if (panels.votes && !empty_panels.votes)
+    grow("###votes", {std::tuple{"###block", empty_panels.block, panels.block}});
 }
 
 void AppView::draw_zoom_menu_items() {

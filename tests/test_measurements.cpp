@@ -78,3 +78,37 @@ TEST_CASE("what is not a measurements file is refused by name", "[trace][measure
                     Catch::Contains("x.json"));
   CHECK_THROWS_AS(read_measurements("/nonexistent/h200.json"), MeasurementsError);
 }
+
+TEST_CASE("the shipped H200 measurements hold every op, the reductions and the verdicts", "[trace][measurements]") {
+  const Measurements m = read_measurements(std::string(WARPVIZ_SOURCE_DIR) + "/assets/measurements/h200.json");
+  REQUIRE(m.latency);
+  REQUIRE(m.reduce);
+  CHECK(m.latency->on.device == "NVIDIA H200");
+  CHECK_FALSE(m.latency->on.driver.empty());
+  CHECK_FALSE(m.latency->on.date.empty());
+  CHECK(m.latency->on.command.find("bench latency") != std::string::npos);
+  // Every op the latency benchmark measures, with a latency that is a latency.
+  for (const char* op : {"shfl.idx", "shfl.up", "shfl.down", "shfl.bfly", "vote.ballot", "vote.any", "activemask",
+                         "match.any", "redux.add", "ld.shared", "st.shared"}) {
+    INFO(op);
+    const OpCost* c = m.latency->find(op);
+    REQUIRE(c);
+    CHECK(c->latency_cycles > 0);
+    CHECK(c->ops_per_sm_per_cycle > 0);
+  }
+  REQUIRE(m.latency->find("ld.shared", "32-way conflict"));
+  CHECK(m.latency->find("ld.shared", "32-way conflict")->latency_cycles >
+        m.latency->find("ld.shared", "conflict-free")->latency_cycles);
+  // Every variant summed right, both types, both sizes; CUB is the reference.
+  for (const char* dtype : {"f32", "i32"})
+    for (int log2_n : {28, 20})
+      for (const char* variant : {"a", "b", "c", "d", "e"}) {
+        INFO(dtype << " 2^" << log2_n << " " << variant);
+        const ReduceTiming* t = m.reduce->find(variant, dtype, log2_n);
+        REQUIRE(t);
+        CHECK(t->correct);
+        CHECK(t->median_ms > 0);
+      }
+  CHECK(m.reduce->find("e", "f32", 28)->vs_cub == Approx(1.0));
+  CHECK(m.verdicts().size() == 4);
+}

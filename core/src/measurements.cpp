@@ -214,7 +214,7 @@ void print_reduce_benchmark(const ReduceBenchmark& bench, std::ostream& out) {
   for (const ReduceTiming& t : bench.timings)
     if (std::find(seen.begin(), seen.end(), t.variant) == seen.end()) {
       seen.push_back(t.variant);
-      out << "    " << std::left << std::setw(8) << t.variant << std::right << t.description << "\n";
+      out << "    " << std::left << std::setw(10) << t.variant << std::right << t.description << "\n";
     }
   int largest = 0;
   for (const ReduceTiming& t : bench.timings) largest = std::max(largest, t.log2_n);
