@@ -38,6 +38,8 @@ MeasuredOn measured_on(const Json& j) {
   return on;
 }
 
+void print_verdicts(const Measurements& m, std::ostream& out);
+
 std::string fixed(double v, int digits) {
   std::ostringstream s;
   s << std::fixed << std::setprecision(digits) << v;
@@ -188,6 +190,17 @@ Measurements read_measurements(const std::string& path) {
   return parse_measurements(text.str(), path);
 }
 
+namespace {
+
+// The article's claims these figures answer, one line each.
+void print_verdicts(const Measurements& m, std::ostream& out) {
+  for (const ClaimVerdict& v : m.verdicts())
+    out << "  the article: " << v.claim << "\n    " << v.measured << ": "
+        << (v.holds ? "holds on this GPU" : "does not hold on this GPU") << "\n";
+}
+
+}  // namespace
+
 void print_reduce_benchmark(const ReduceBenchmark& bench, std::ostream& out) {
   out << "bench reduce: " << bench.on.device << " (" << bench.on.sm_count << " SMs), driver " << bench.on.driver
       << ", CUDA runtime " << bench.on.cuda_runtime << "\n"
@@ -231,9 +244,7 @@ void print_reduce_benchmark(const ReduceBenchmark& bench, std::ostream& out) {
   }
   Measurements m;
   m.reduce = bench;
-  for (const ClaimVerdict& v : m.verdicts())
-    out << "  the article: " << v.claim << "\n    " << v.measured << ": "
-        << (v.holds ? "holds on this GPU" : "does not hold on this GPU") << "\n";
+  print_verdicts(m, out);
 }
 
 void print_latency_benchmark(const LatencyBenchmark& bench, std::ostream& out) {
@@ -254,9 +265,7 @@ void print_latency_benchmark(const LatencyBenchmark& bench, std::ostream& out) {
     out << "    " << c.op << (c.variant.empty() ? "" : " (" + c.variant + ")") << ": " << c.how << "\n";
   Measurements m;
   m.latency = bench;
-  for (const ClaimVerdict& v : m.verdicts())
-    out << "  the article: " << v.claim << "\n    " << v.measured << ": "
-        << (v.holds ? "holds on this GPU" : "does not hold on this GPU") << "\n";
+  print_verdicts(m, out);
 }
 
 }  // namespace warpviz

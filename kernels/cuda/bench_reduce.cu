@@ -85,22 +85,6 @@ __global__ void article_partials(const T* in, T* out, int n) {
     }
 }
 
-// The finish of (a), (b), (c): one block sums the per-block sums.
-template <typename T>
-__global__ void finish_partials(const T* partials, int count, T* out) {
-    __shared__ T warpSums[32];
-    T v = T(0);
-    for (int i = threadIdx.x; i < count; i += blockDim.x) v += partials[i];
-    v = warp_reduce_down(v);
-    if (threadIdx.x % 32 == 0) warpSums[threadIdx.x / 32] = v;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        v = threadIdx.x < blockDim.x / 32 ? warpSums[threadIdx.x] : T(0);
-        v = warp_reduce_down(v);
-        if (threadIdx.x == 0) *out = v;
-    }
-}
-
 template <typename T> struct Vec4;
 template <> struct Vec4<float> { using type = float4; };
 template <> struct Vec4<int> { using type = int4; };
@@ -115,41 +99,53 @@ __device__ T warp_total(T v) {
     else return warp_reduce_down(v);
 }
 
-// The end of (d): the warp-shuffle finish within the block, then the last
-// block to arrive (seen through an atomic ticket after a fence) sums the
-// blocks' sums in a fixed order: one launch, the same bits every time.
+// The block's total of every thread's `v`, in thread 0: each warp's total,
+// through `warpSums`, then warp 0 over those. Every thread of the block calls it.
+template <typename T, bool kRedux>
+__device__ T block_total(T v, T* warpSums) {
+    v = warp_total<T, kRedux>(v);
+    __syncthreads();  // a previous call's readers are done with warpSums
+    if (threadIdx.x % 32 == 0) warpSums[threadIdx.x / 32] = v;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        v = threadIdx.x < blockDim.x / 32 ? warpSums[threadIdx.x] : T(0);
+        v = warp_total<T, kRedux>(v);
+    }
+    return v;
+}
+
+// The finish of (a), (b), (c): one block sums the per-block sums.
+template <typename T>
+__global__ void finish_partials(const T* partials, int count, T* out) {
+    __shared__ T warpSums[32];
+    T v = T(0);
+    for (int i = threadIdx.x; i < count; i += blockDim.x) v += partials[i];
+    v = block_total<T, false>(v, warpSums);
+    if (threadIdx.x == 0) *out = v;
+}
+
+// The end of (d): the block's total, then the last block to arrive (seen
+// through an atomic ticket after a fence) sums the blocks' totals in a fixed
+// order: one launch, the same bits every time.
 template <typename T, bool kRedux>
 __device__ void finish_block_sum(T v, T* partials, T* out) {
     __shared__ T warpSums[kBlock / 32];
     __shared__ bool last_block;
-    v = warp_total<T, kRedux>(v);
-    if (threadIdx.x % 32 == 0) warpSums[threadIdx.x / 32] = v;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        v = threadIdx.x < kBlock / 32 ? warpSums[threadIdx.x] : T(0);
-        v = warp_total<T, kRedux>(v);
-        if (threadIdx.x == 0) {
-            partials[blockIdx.x] = v;
-            __threadfence();  // the sum is visible to the last block before its ticket is
-            last_block = atomicAdd(&blocks_done, 1u) == gridDim.x - 1;
-        }
+    v = block_total<T, kRedux>(v, warpSums);
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = v;
+        __threadfence();  // the total is visible to the last block before its ticket is
+        last_block = atomicAdd(&blocks_done, 1u) == gridDim.x - 1;
     }
     __syncthreads();
     if (!last_block) return;
     __threadfence();
     v = T(0);
     for (int b = threadIdx.x; b < int(gridDim.x); b += blockDim.x) v += __ldcg(partials + b);  // L2, not a stale L1
-    v = warp_total<T, kRedux>(v);
-    __syncthreads();  // every warp has read warpSums above
-    if (threadIdx.x % 32 == 0) warpSums[threadIdx.x / 32] = v;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        v = threadIdx.x < kBlock / 32 ? warpSums[threadIdx.x] : T(0);
-        v = warp_total<T, kRedux>(v);
-        if (threadIdx.x == 0) {
-            *out = v;
-            blocks_done = 0;
-        }
+    v = block_total<T, kRedux>(v, warpSums);
+    if (threadIdx.x == 0) {
+        *out = v;
+        blocks_done = 0;
     }
 }
 
