@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -67,8 +68,28 @@ TEST_CASE("svg export: warp_sum step 2 parses as XML and holds the 32 lanes' val
   const Trace trace = run_scenario_cpu(resolve_scenario({"warp_sum", {}, ""}), {});
   const PlayOrder order(trace, PlayOrderKind::Causal);
   REQUIRE(order.size() >= 2);
-  const TraceStep& step = trace.steps[order.step_at(1)];
-  REQUIRE(step.dtype == DType::I32);
+  // Step 2 is round 1's watch of val: it shows its shuffle's lanes (the
+  // step before it in the warp) with the watched values in a third row.
+  const size_t index = order.step_at(1);
+  REQUIRE(trace.steps[index].op == Op::Watch);
+  REQUIRE(index > 0);
+  const TraceStep& step = trace.steps[index - 1];
+  const TraceStep& watch = trace.steps[index];
+  REQUIRE(op_is_shuffle(step.op));
+  REQUIRE((step.dtype == DType::I32 || step.dtype == DType::F32));
+  // A lane's 32 bits as the number they hold.
+  const auto number = [&](uint64_t bits) {
+    if (step.dtype == DType::I32) return double(int32_t(uint32_t(bits)));
+    float f = 0;
+    const uint32_t word = uint32_t(bits);
+    std::memcpy(&f, &word, sizeof f);
+    return double(f);
+  };
+  const auto numbers_of = [](const std::multiset<std::string>& texts) {
+    std::multiset<double> out;
+    for (const std::string& t : texts) out.insert(std::stod(t));
+    return out;
+  };
 
   // Run
   std::string error;
@@ -83,15 +104,18 @@ TEST_CASE("svg export: warp_sum step 2 parses as XML and holds the 32 lanes' val
   REQUIRE(by_class["lane-number"].size() == kWarpSize);
   REQUIRE(by_class["value-in"].size() == kWarpSize);
   REQUIRE(by_class["value-out"].size() == kWarpSize);
-  std::multiset<std::string> want_in, want_out, want_numbers;
+  std::multiset<std::string> want_numbers;
+  std::multiset<double> want_in, want_out, want_after;
   for (int lane = 0; lane < kWarpSize; ++lane) {
     want_numbers.insert(std::to_string(lane));
-    want_in.insert(std::to_string(int32_t(uint32_t(step.lanes[lane].in))));
-    want_out.insert(std::to_string(int32_t(uint32_t(step.lanes[lane].out))));
+    want_in.insert(number(step.lanes[lane].in));
+    want_out.insert(number(step.lanes[lane].out));
+    want_after.insert(number(watch.lanes[lane].out));
   }
   CHECK(by_class["lane-number"] == want_numbers);
-  CHECK(by_class["value-in"] == want_in);
-  CHECK(by_class["value-out"] == want_out);
+  CHECK(numbers_of(by_class["value-in"]) == want_in);
+  CHECK(numbers_of(by_class["value-out"]) == want_out);
+  CHECK(numbers_of(by_class["value-after"]) == want_after);
   // The header names the op, as the lane panel's does.
   REQUIRE(by_class["header"].size() == 1);
   CHECK(by_class["header"].begin()->find("shfl") != std::string::npos);
