@@ -295,6 +295,7 @@ void AppView::draw() {
     if (panels.cost) draw_cost_panel();  // last: it floats over the others
   }
   draw_file_dialog(*this);
+  if (!export_state.capturing) draw_export_dialog();
   draw_error_popup(*this);
 }
 
@@ -387,6 +388,10 @@ void AppView::draw_menu_bar() {
     }
     if (ImGui::MenuItem(tr(view::Text::MenuSave), "Ctrl+S", false, !trace.meta.scenario.empty()))
       file_dialog_request = FileDialog::Save;
+    ImGui::Separator();
+    if (ImGui::MenuItem(tr("Export…", "导出…"), nullptr, false, !trace.steps.empty() && !export_state.running))
+      export_state.open_request = true;
+    if (ImGui::MenuItem(tr("Save a PNG of the window", "保存窗口截图"), "Ctrl+Shift+S")) png_request = true;
     ImGui::Separator();
     if (ImGui::MenuItem(tr("Quit", "退出"), "Ctrl+Q")) quit_requested = true;
     ImGui::EndMenu();

@@ -205,6 +205,27 @@ class AppView {
     std::vector<view::HitMotion> motions;  // bank_from -> frame, for the padding animation
   } bank_cache;
   CostPanelState cost_panel;
+  // File > Export… (export_panel.cpp): the dialog's fields, and while an
+  // export runs its progress. main's loop renders the frames (video_export.h):
+  // one for the video, without this dialog, then one for the screen with it.
+  struct ExportState {
+    bool open_request = false;  // the menu item: the dialog opens next frame
+    bool dialog_open = false;
+    std::string path, steps;    // steps: "" the whole trace, else A:B
+    int fps = 30;
+    bool presentation = false;  // the video in presentation mode's look
+    bool start_request = false; // Export pressed; main starts ffmpeg
+    bool running = false;       // frames are being sent
+    bool cancel_request = false;
+    bool capturing = false;     // this frame goes into the video: draw no dialog
+    size_t frames_done = 0, frame_count = 0;
+    std::string error;          // why the fields do not export, said in the dialog
+  } export_state;
+  void draw_export_dialog();    // export_panel.cpp
+  // Ctrl+Shift+S: main writes the next frame to a timestamped PNG beside the
+  // trace's file (or in the working directory) and says where in the menu bar.
+  bool png_request = false;
+  std::string png_path() const;
   // What of the session is on screen, and the scenario panel's fields for a
   // kernels-only file (applied on Enter, as the scenario's are).
   struct UserFileView {

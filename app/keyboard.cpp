@@ -1,7 +1,7 @@
 // The keyboard: what a lecturer uses at the projector without the mouse.
 //   Space play/pause · Left/Right step · Home/End · Up/Down speed · F5 re-run (the .cu file)
 //   F11 presentation (Esc leaves it) · H hex · L language · P pad the tile (bank,
-//   transpose) · PageDown/PageUp next/previous scenario · Ctrl+O/S/Q · Ctrl+= Ctrl+- Ctrl+0 zoom
+//   transpose) · PageDown/PageUp next/previous scenario · Ctrl+O/S/Q · Ctrl+Shift+S PNG · Ctrl+= Ctrl+- Ctrl+0 zoom
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
@@ -28,6 +28,10 @@ void AppView::handle_keys() {
     if (press.mods & (GLFW_MOD_CONTROL | GLFW_MOD_SUPER)) {
       if (press.repeat) continue;
       if (press.key == GLFW_KEY_O) file_dialog_request = FileDialog::Open;
+      if (press.key == GLFW_KEY_S && (press.mods & GLFW_MOD_SHIFT)) {
+        png_request = true;  // Ctrl+Shift+S: a PNG of the window
+        continue;
+      }
       if (press.key == GLFW_KEY_S && !trace.meta.scenario.empty()) file_dialog_request = FileDialog::Save;
       if (press.key == GLFW_KEY_Q) quit_requested = true;
       // Zoom: Ctrl+= (Ctrl++ on most layouts), Ctrl+-, Ctrl+0; main rebuilds the fonts.

@@ -47,6 +47,8 @@
 #include "layout_report.h"
 #include "warpviz/view/ui_scale.h"
 #include "screenshot.h"
+#include "video_export.h"
+#include "warpviz/view/svg_export.h"
 #include "warpviz/view/settings.h"
 #include "warpviz/version.h"
 #include "warpviz/view/strings.h"
@@ -135,6 +137,10 @@ constexpr const char* kUsage =
     "  --screenshot OUT.png  render a few frames, write the window to OUT.png, exit\n"
     "  --frames DIR        write DIR/frame_0000.png ... for the whole trace, 8 per step, exit\n"
     "  --bench-frames N    render N frames without vsync, print the frame CPU time, exit\n"
+    "  --export OUT        write OUT and exit: .mp4, .webm or .gif (needs ffmpeg), each step\n"
+    "                      one second (N steps: N x fps frames); .svg: the --step as vector graphics\n"
+    "  --steps A:B         with a video --export: steps A to B (1-based, inclusive; A: or :B)\n"
+    "  --fps N             with a video --export: frames per second (default 30)\n"
     "  --help              this text\n"
     "\n"
     "Keys: space play/pause, Left/Right step, Home/End, Up/Down speed, F5 re-run,\n"
@@ -167,8 +173,13 @@ struct Options {
   std::optional<float> content_scale;  // --scale: instead of the monitor's (tests, odd monitors)
   std::string layout_report;           // --layout-report: with --screenshot
   std::vector<std::string> panels;     // --panel ID: shown whatever the settings say (e.g. cost)
+  std::string export_path;             // --export: video (video_export.h) or SVG
+  std::string export_steps;            // --steps A:B, checked once the trace is known
+  int fps = app::kDefaultExportFps;
 
-  bool offscreen() const { return !screenshot.empty() || !frames_dir.empty() || bench_frames > 0; }
+  bool offscreen() const {
+    return !screenshot.empty() || !frames_dir.empty() || bench_frames > 0 || !export_path.empty();
+  }
 };
 
 enum class ParseResult { Run, Help, Bad };
@@ -257,6 +268,15 @@ ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
     } else if (a == "--screenshot") {
       if (!(v = value_of(i, a))) return ParseResult::Bad;
       o.screenshot = *v;
+    } else if (a == "--export" || a == "--steps") {
+      if (!(v = value_of(i, a))) return ParseResult::Bad;
+      (a == "--export" ? o.export_path : o.export_steps) = *v;
+    } else if (a == "--fps") {
+      if (!(v = value_of(i, a))) return ParseResult::Bad;
+      if (!parse_number(*v, &o.fps) || o.fps < 1 || o.fps > 120) {
+        error = "--fps " + *v + ": expected frames per second from 1 to 120";
+        return ParseResult::Bad;
+      }
     } else if (a == "--frames") {
       if (!(v = value_of(i, a))) return ParseResult::Bad;
       o.frames_dir = *v;
@@ -337,9 +357,18 @@ ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
     error = "--layout-report goes with --screenshot (it reports that frame)";
     return ParseResult::Bad;
   }
-  const int modes = !o.screenshot.empty() + !o.frames_dir.empty() + (o.bench_frames > 0);
+  const app::ExportFormat format = app::export_format(o.export_path);
+  if (!o.export_path.empty() && format == app::ExportFormat::Unknown) {
+    error = "--export " + o.export_path + ": expected OUT.mp4, OUT.webm, OUT.gif or OUT.svg";
+    return ParseResult::Bad;
+  }
+  if ((!o.export_steps.empty() || o.fps != app::kDefaultExportFps) && !app::is_video(format)) {
+    error = "--steps and --fps go with a video --export (OUT.mp4, OUT.webm, OUT.gif)";
+    return ParseResult::Bad;
+  }
+  const int modes = !o.screenshot.empty() + !o.frames_dir.empty() + (o.bench_frames > 0) + !o.export_path.empty();
   if (modes > 1) {
-    error = "--screenshot, --frames and --bench-frames are separate runs; give one";
+    error = "--screenshot, --frames, --bench-frames and --export are separate runs; give one";
     return ParseResult::Bad;
   }
   return ParseResult::Run;
@@ -628,7 +657,90 @@ void set_fullscreen(GLFWwindow* window, bool on, WindowedGeometry& windowed) {
   }
 }
 
+// File > Export… as it runs: one frame a loop, rendered without the export
+// window and piped to ffmpeg, then the loop's own frame shows the progress
+// (rendering in the loop keeps the window live and Cancel clickable).
+struct ExportRun {
+  app::VideoExport video;
+  std::vector<double> positions;
+  bool saved_presentation = false;
+  double saved_position = 0;
+};
+
+void note(AppView& app, const std::string& text) {
+  app.rerun_note = text;
+  app.rerun_note_until = ImGui::GetTime() + 8;
+}
+
+void step_export(GLFWwindow* window, AppView& app, ExportRun& run) {
+  AppView::ExportState& e = app.export_state;
+  std::string error;
+  if (e.start_request) {
+    e.start_request = false;
+    size_t first = 0, last = app.playback.step_count() - 1;
+    if (!e.steps.empty() && !app::parse_step_range(e.steps, app.playback.step_count(), &first, &last, &error))
+      return void(app.error_message = error);
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(window, &w, &h);
+    if (!run.video.start(e.path, w, h, e.fps, &error)) return void(app.error_message = error);
+    run.positions = app::export_frame_positions(first, last, e.fps);
+    run.saved_presentation = app.presentation;
+    run.saved_position = app.playback.position();
+    app.playback.pause();
+    app.presentation = e.presentation;
+    e.running = true;
+    e.cancel_request = false;
+    e.frames_done = 0;
+    e.frame_count = run.positions.size();
+  }
+  if (!e.running) return;
+  const auto end = [&](const std::string& what) {
+    app.presentation = run.saved_presentation;
+    app.playback.scrub(run.saved_position);
+    e.running = false;
+    if (!what.empty()) note(app, what);
+  };
+  if (e.cancel_request) {
+    run.video.cancel();
+    return end(app.tr("export cancelled", "导出已取消"));
+  }
+  if (e.frames_done < run.positions.size()) {
+    app.playback.scrub(run.positions[e.frames_done]);
+    e.capturing = true;
+    render_frame(window, app, 0.0, true);
+    e.capturing = false;
+    if (!run.video.add_back_buffer(&error)) {
+      app.error_message = error;
+      return end("");
+    }
+    ++e.frames_done;
+  }
+  if (e.frames_done == run.positions.size()) {
+    if (!run.video.finish(&error)) {
+      app.error_message = error;
+      return end("");
+    }
+    e.dialog_open = false;
+    return end(app.tr("wrote ", "已写入 ") + e.path);
+  }
+  g_window_state.frames_wanted = std::max(g_window_state.frames_wanted, kFramesAfterInput);
+}
+
+// Ctrl+Shift+S: the frame just rendered, to a timestamped PNG.
+void save_window_png(GLFWwindow* window, AppView& app) {
+  app.png_request = false;
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window, &w, &h);
+  const std::string path = app.png_path();
+  std::string error;
+  if (app::save_back_buffer_png(w, h, path, &error))
+    note(app, app.tr("wrote ", "已写入 ") + std::filesystem::absolute(path).string());
+  else
+    app.error_message = error;
+}
+
 void run_interactive(GLFWwindow* window, AppView& app) {
+  ExportRun export_run;
   WindowedGeometry windowed;
   bool fullscreen = false;
   if (app.presentation) {
@@ -656,11 +768,13 @@ void run_interactive(GLFWwindow* window, AppView& app) {
     const bool woken = app.playback.playing() || g_window_state.frames_wanted > 0;
     if (!woken && !ImGui::GetIO().WantTextInput) continue;
 
+    step_export(window, app, export_run);
     const bool changed = render_frame(window, app, dt, false);
+    if (app.png_request) save_window_png(window, app);
     glfwSwapBuffers(window);
     if (g_window_state.frames_wanted > 0) --g_window_state.frames_wanted;
     if (changed) g_window_state.frames_wanted = std::max(g_window_state.frames_wanted, 2);
-    if (app.presentation != fullscreen) {
+    if (app.presentation != fullscreen && !app.export_state.running) {  // an export keeps the window's size
       fullscreen = app.presentation;
       set_fullscreen(window, fullscreen, windowed);
       g_window_state.frames_wanted = kFramesAfterInput;
@@ -738,6 +852,85 @@ int run_frames(GLFWwindow* window, AppView& app, const std::string& dir) {
     glfwSwapBuffers(window);
   }
   std::printf("wrote %zu frames to %s\n", total, dir.c_str());
+  return 0;
+}
+
+// --export OUT.mp4|webm|gif: the steps' frames (export_frame_positions),
+// each rendered as --frames renders them and piped to ffmpeg.
+int run_export(GLFWwindow* window, AppView& app, const Options& opt) {
+  const size_t steps = app.playback.step_count();
+  if (steps == 0) {
+    std::fprintf(stderr, "warpviz: --export %s: the trace has no steps to animate\n", opt.export_path.c_str());
+    return 2;
+  }
+  size_t first = 0, last = steps - 1;
+  std::string error;
+  if (!opt.export_steps.empty() && !app::parse_step_range(opt.export_steps, steps, &first, &last, &error)) {
+    std::fprintf(stderr, "warpviz: %s\n", error.c_str());
+    return 2;
+  }
+  for (int i = 0; i < kWarmupFrames; ++i) {
+    glfwPollEvents();
+    render_frame(window, app, 0.0, true);
+    glfwSwapBuffers(window);
+  }
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window, &w, &h);
+  app::VideoExport video;
+  if (!video.start(opt.export_path, w, h, opt.fps, &error)) {
+    std::fprintf(stderr, "warpviz: %s\n", error.c_str());
+    return 1;
+  }
+  const std::vector<double> positions = app::export_frame_positions(first, last, opt.fps);
+  for (const double position : positions) {
+    glfwPollEvents();
+    app.playback.scrub(position);
+    render_frame(window, app, 0.0, true);
+    if (!video.add_back_buffer(&error)) {
+      std::fprintf(stderr, "warpviz: %s\n", error.c_str());
+      return 1;
+    }
+    glfwSwapBuffers(window);
+  }
+  if (!video.finish(&error)) {
+    std::fprintf(stderr, "warpviz: %s\n", error.c_str());
+    return 1;
+  }
+  std::printf("wrote %s: steps %zu to %zu, %zu frames at %d fps, %dx%d\n", opt.export_path.c_str(), first + 1,
+              last + 1, positions.size(), opt.fps, w, h);
+  return 0;
+}
+
+// --export OUT.svg: the --step (the first without one) as vector graphics;
+// needs no window.
+int run_svg_export(AppView& app, const Options& opt, std::future<Trace>& pending_file) {
+  try {
+    if (pending_file.valid()) app.show_file_trace(pending_file.get(), opt.file);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "warpviz: %s\n", e.what());
+    return 2;
+  }
+  if (app.user_file) {
+    app.user_file->wait_until_settled(app.user_file->request().time_limit_s + 300);
+    app.poll_user_file();
+  }
+  const size_t position = opt.step.value_or(0);
+  if (app.playback.step_count() > 0 && position >= app.playback.step_count()) {
+    std::fprintf(stderr, "warpviz: --step %zu: the trace has %zu steps (1 to %zu)\n", position + 1,
+                 app.playback.step_count(), app.playback.step_count());
+    return 2;
+  }
+  view::SvgOptions options;
+  options.width = opt.width > 0 ? float(opt.width) : options.width;
+  options.hex = app.hex;
+  options.high_contrast = app.presentation;
+  options.language = app.language;
+  std::string error;
+  if (!app::write_step_svg(app.trace, app.playback.order(), position, options, opt.export_path, &error)) {
+    std::fprintf(stderr, "warpviz: %s\n", error.c_str());
+    return 1;
+  }
+  std::printf("wrote %s\n", opt.export_path.c_str());
   return 0;
 }
 
@@ -825,17 +1018,25 @@ int main(int argc, char** argv) {
     case ParseResult::Run: break;
   }
 
+  const app::ExportFormat export_format = app::export_format(opt.export_path);
+  if (app::is_video(export_format) && app::find_on_path("ffmpeg").empty()) {
+    std::fprintf(stderr, "warpviz: %s\n", app::ffmpeg_missing_message(opt.export_path).c_str());
+    return 2;
+  }
   auto no_display = [&](const std::string& why) {
     if (opt.offscreen())
       std::fprintf(stderr, "warpviz: no display (%s) to render into; run it under Xvfb: xvfb-run -a warpviz ... %s\n",
-                   why.c_str(), !opt.screenshot.empty() ? "--screenshot OUT.png" : !opt.frames_dir.empty() ? "--frames DIR" : "--bench-frames N");
+                   why.c_str(), !opt.screenshot.empty() ? "--screenshot OUT.png" : !opt.frames_dir.empty() ? "--frames DIR"
+                   : !opt.export_path.empty() ? "--export OUT" : "--bench-frames N");
     else
       std::fprintf(stderr, "warpviz: no display (%s); use --screenshot OUT.png under Xvfb, or warpviz-cli\n", why.c_str());
     return 2;
   };
   const char* x_display = std::getenv("DISPLAY");
   const char* wayland_display = std::getenv("WAYLAND_DISPLAY");
-  if (!(x_display && *x_display) && !(wayland_display && *wayland_display)) return no_display("DISPLAY is not set");
+  const bool svg_export = export_format == app::ExportFormat::Svg;  // no window needed
+  if (!svg_export && !(x_display && *x_display) && !(wayland_display && *wayland_display))
+    return no_display("DISPLAY is not set");
 
   // Offscreen runs are reproducible: the saved settings neither apply nor change.
   const std::string settings_path = view::default_settings_path();
@@ -903,6 +1104,12 @@ int main(int argc, char** argv) {
     }
   }
 
+  if (svg_export) {
+    const int svg_rc = run_svg_export(app, opt, pending_file);
+    app.close_user_file();
+    return svg_rc;
+  }
+
   // --- Window: GL 3.3 core, as the shaders and ImGui's backend expect --------
   glfwSetErrorCallback([](int, const char* description) { g_window_state.last_glfw_error = description; });
   if (!glfwInit())
@@ -947,7 +1154,7 @@ int main(int argc, char** argv) {
       view::remember_recent_file(app.settings, opt.file);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "warpviz: %s\n", e.what());  // TraceFileError names the file and the problem
-      if (!opt.frames_dir.empty() || opt.bench_frames > 0) {  // nothing to animate or time
+      if (!opt.frames_dir.empty() || opt.bench_frames > 0 || !opt.export_path.empty()) {  // nothing to animate
         glfwDestroyWindow(window);
         app.close_user_file();
         g_glfw_live = false;
@@ -1032,6 +1239,8 @@ int main(int argc, char** argv) {
     rc = run_frames(window, app, opt.frames_dir);
   } else if (opt.bench_frames > 0) {
     rc = run_bench(window, app, opt.bench_frames);
+  } else if (!opt.export_path.empty()) {
+    rc = file_failed ? 2 : run_export(window, app, opt);
   } else {
     if (!opt.step) app.playback.play();
     run_interactive(window, app);
