@@ -265,9 +265,10 @@ std::string AppView::badge_text() const {
 
 bool AppView::update(double dt_seconds) {
   const bool reloaded = poll_user_file();
+  const bool lesson_changed = poll_lesson();  // lesson_player.cpp: a saved lesson, a slide's stop
   const bool moved = playback.advance(dt_seconds);
   const bool animated = bank_animation.advance(dt_seconds);  // both advance every frame
-  return reloaded || moved || animated;
+  return reloaded || lesson_changed || moved || animated;
 }
 
 namespace {

@@ -24,6 +24,7 @@
 #include "warpviz/view/settings.h"
 #include "warpviz/view/strings.h"
 #include "warpviz/view/user_file_session.h"
+#include "lesson_player.h"
 
 struct ImFont;
 
@@ -113,6 +114,29 @@ class AppView {
   void draw_cost_panel();      // cost_panel.cpp
   void draw_path_panel();      // path_panel.cpp: divergent paths, shown when the trace has any
   void draw_presentation();    // presentation.cpp: the op's own view in large type, full window
+
+  // --- Lessons (lesson_player.cpp) -------------------------------------------
+  // Loads a lesson and shows its slide `slide` (0-based); false, with
+  // error_message naming the file, line and field, when it cannot.
+  bool open_lesson(const std::string& path, size_t slide = 0);
+  void show_slide(size_t index);  // runs its scenario, opens its .cu or trace, seeks to its start
+  // PageDown / PageUp: the next or previous slide of the open lesson, else of
+  // the built-in one (from the slide of the scenario shown).
+  void turn_slide(int direction);
+  // Once a frame: reloads a saved lesson file (once a second), pauses at a
+  // slide's stop step. True when the screen changed.
+  bool poll_lesson();
+  // The slide whose scenario or file is on screen; nullptr when none is.
+  const view::LessonSlide* shown_slide() const;
+  view::SlidePanel presentation_panel() const;  // the shown slide's, else Auto
+  // Its caption wrapped to the window's width at `size` px: presentation
+  // mode's large line, and the lanes panel's line (role "lesson_caption").
+  void draw_lesson_caption(float size, bool presentation_colours);
+  // The text whose glyphs the fonts bake beyond the UI's own: the trace's
+  // source and the lessons' captions. fonts_stale asks main for a rebuild.
+  std::string font_text() const;
+  bool fonts_stale = false;
+  LessonPlayer lesson;
   // lane_panel.cpp: the shown step's lanes filling `size` at the cursor.
   void draw_lane_view(float width, float height, bool high_contrast, float text_scale);
   // vote_panel.cpp / block_panel.cpp: the panel's contents in the current

@@ -20,4 +20,7 @@ inline std::string installed_or(const std::string& folder, const std::string& bu
 
 inline std::string asset_dir() { return installed_or("assets", WARPVIZ_ASSET_DIR); }
 
+// The article's lesson, which PageDown walks when no --lesson is open.
+inline std::string builtin_lesson_path() { return asset_dir() + "/lessons/article.toml"; }
+
 }  // namespace warpviz::app

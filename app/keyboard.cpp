@@ -1,7 +1,7 @@
 // The keyboard: what a lecturer uses at the projector without the mouse.
 //   Space play/pause · Left/Right step · Home/End · Up/Down speed · F5 re-run (the .cu file)
 //   F11 presentation (Esc leaves it) · H hex · L language · P pad the tile (bank,
-//   transpose) · PageDown/PageUp next/previous scenario · Ctrl+O/S/Q · Ctrl+Shift+S PNG · Ctrl+= Ctrl+- Ctrl+0 zoom
+//   transpose) · PageDown/PageUp next/previous lesson slide · Ctrl+O/S/Q · Ctrl+Shift+S PNG · Ctrl+= Ctrl+- Ctrl+0 zoom
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
@@ -75,13 +75,10 @@ void AppView::handle_keys() {
       case GLFW_KEY_ESCAPE: presentation = false; break;
       case GLFW_KEY_H: hex = !hex; break;
       case GLFW_KEY_P: toggle_bank_padding(); break;  // bank and transpose only
-      // The lesson from the keyboard: the next or previous scenario, its defaults.
-      case GLFW_KEY_PAGE_DOWN:
-      case GLFW_KEY_PAGE_UP: {
-        const int direction = press.key == GLFW_KEY_PAGE_DOWN ? 1 : -1;
-        run_scenario(ScenarioRequest{adjacent_scenario(last_request.scenario, direction).name, {}, ""}, backend);
-        break;
-      }
+      // The lesson from the keyboard: the next or previous slide of --lesson,
+      // else of the built-in lesson (assets/lessons/article.toml).
+      case GLFW_KEY_PAGE_DOWN: turn_slide(1); break;
+      case GLFW_KEY_PAGE_UP: turn_slide(-1); break;
       case GLFW_KEY_L:
         language = language == view::Language::English ? view::Language::Chinese : view::Language::English;
         break;

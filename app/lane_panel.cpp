@@ -349,6 +349,7 @@ void AppView::draw_lane_panel() {
   const std::string place = view::position_label(trace, playback.order(), playback.shown_position(), language);
   text_fitted(place + "   " + frame.op_label);
   ImGui::PopFont();
+  draw_lesson_caption(ImGui::GetFontSize(), false);  // lesson_player.cpp: the slide's caption, if one is shown
 
   const float legend_h = ImGui::GetFrameHeightWithSpacing();
   const ImVec2 avail = ImGui::GetContentRegionAvail();

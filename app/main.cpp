@@ -124,6 +124,10 @@ constexpr const char* kUsage =
     "  --timeout SECONDS   stop a run after this long (default: the setting, 10 s)\n"
     "  -- ARGS...          a whole program's own arguments\n"
     "\n"
+    "  --lesson FILE       open a lesson (a TOML file of slides; PageDown/PageUp walk it,\n"
+    "                      and it reloads when saved). The built-in one:\n"
+    "                      assets/lessons/article.toml\n"
+    "  --slide N           with --lesson: start at slide N (1-based)\n"
     "  --lang en|zh        language of the interface\n"
     "  --presentation      lanes and op only, large type\n"
     "  --panel ID          open a panel (cost, paths, bank, ...) whatever the settings say\n"
@@ -145,7 +149,7 @@ constexpr const char* kUsage =
     "\n"
     "Keys: space play/pause, Left/Right step, Home/End, Up/Down speed, F5 re-run,\n"
     "P pad the shared tile to 33 columns or back (bank, transpose),\n"
-    "PageDown/PageUp the next/previous scenario,\n"
+    "PageDown/PageUp the next/previous slide of the lesson (the built-in one without --lesson),\n"
     "F11 presentation, H hex, L language, Ctrl+O open, Ctrl+S save, Ctrl+= Ctrl+- Ctrl+0 zoom. A trace file\n"
     "dropped on the window opens. --screenshot and --frames need a display: under\n"
     "Xvfb, xvfb-run -a warpviz --screenshot out.png.\n";
@@ -176,6 +180,8 @@ struct Options {
   std::string export_path;             // --export: video (video_export.h) or SVG
   std::string export_steps;            // --steps A:B, checked once the trace is known
   int fps = app::kDefaultExportFps;
+  std::string lesson;                  // --lesson FILE: its slides instead of a file or scenario
+  size_t slide = 0;                    // --slide N, 0-based here
 
   bool offscreen() const {
     return !screenshot.empty() || !frames_dir.empty() || bench_frames > 0 || !export_path.empty();
@@ -232,6 +238,16 @@ ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
     } else if (a == "--panel") {
       if (!(v = value_of(i, a))) return ParseResult::Bad;
       o.panels.push_back(*v);
+    } else if (a == "--lesson") {
+      if (!(v = value_of(i, a))) return ParseResult::Bad;
+      o.lesson = *v;
+    } else if (a == "--slide") {
+      if (!(v = value_of(i, a))) return ParseResult::Bad;
+      if (!parse_number(*v, &o.slide) || o.slide == 0) {
+        error = "--slide " + *v + ": expected a slide number (1, 2, ...)";
+        return ParseResult::Bad;
+      }
+      --o.slide;
     } else if (a == "--hex") {
       o.hex = true;
     } else if (a == "--scenario") {
@@ -351,6 +367,15 @@ ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
   }
   if (!cuda_file && !o.file_options.empty()) {
     error = o.file_options.front() + " is an option for a .cu file (warpviz FILE.cu " + o.file_options.front() + " ...)";
+    return ParseResult::Bad;
+  }
+  if (!o.lesson.empty() && (!o.file.empty() || !o.request.scenario.empty() || !o.request.sets.empty() ||
+                            !o.request.input.empty() || o.step)) {
+    error = "a lesson names its slides' files, scenarios and steps; give --lesson alone (with --slide N)";
+    return ParseResult::Bad;
+  }
+  if (o.slide > 0 && o.lesson.empty()) {
+    error = "--slide goes with --lesson";
     return ParseResult::Bad;
   }
   if (!o.layout_report.empty() && o.screenshot.empty()) {
@@ -567,8 +592,9 @@ struct ScaleState {
 };
 
 void apply_scale(const WantedScale& want, AppView& app, ScaleState& state, bool upload) {
-  if (want.fonts != state.fonts->sizes) {
-    std::unique_ptr<FontBuild> rebuilt = build_fonts(want.fonts, app.trace.meta.source_text);
+  if (want.fonts != state.fonts->sizes || app.fonts_stale) {
+    app.fonts_stale = false;  // a lesson's captions are in font_text()
+    std::unique_ptr<FontBuild> rebuilt = build_fonts(want.fonts, app.font_text());
     ImGui::GetIO().Fonts = rebuilt->atlas.get();
     if (upload) {
       ImGui_ImplOpenGL3_DestroyFontsTexture();
@@ -1075,7 +1101,12 @@ int main(int argc, char** argv) {
     if (g_glfw_live) glfwPostEmptyEvent();
   };
   std::future<Trace> pending_file;
-  if (view::is_cuda_source(opt.file)) {
+  if (!opt.lesson.empty()) {
+    if (!app.open_lesson(opt.lesson, opt.slide)) {  // names the file, line and field
+      std::fprintf(stderr, "warpviz: %s\n", app.error_message.c_str());
+      return 2;
+    }
+  } else if (view::is_cuda_source(opt.file)) {
     // Runs on the session's thread while the window opens; the place waits
     // for the run (--launch, --step).
     user::FileRequest request = opt.file_request;
@@ -1122,7 +1153,7 @@ int main(int argc, char** argv) {
   app.content_scale = opt.content_scale.value_or(std::max(1.0f, monitor_scale));
   std::future<std::unique_ptr<FontBuild>> pending_fonts =
       std::async(std::launch::async, build_fonts, wanted_scale(app, float(settings.window_h)).fonts,
-                 app.trace.meta.source_text);
+                 app.font_text());
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -1203,11 +1234,12 @@ int main(int argc, char** argv) {
   // file's source (unknown when the build started) needs glyphs it lacks.
   std::unique_ptr<FontBuild> font_build = pending_fonts.get();
   const bool file_needs_glyphs = !opt.file.empty() && font_build->note.empty() &&
-                                 !has_every_glyph(font_build->fonts.regular, app.trace.meta.source_text);
+                                 !has_every_glyph(font_build->fonts.regular, app.font_text());
   if (font_build->sizes != want.fonts || file_needs_glyphs)
-    font_build = build_fonts(want.fonts, app.trace.meta.source_text);
+    font_build = build_fonts(want.fonts, app.font_text());
   if (!font_build->note.empty()) std::fprintf(stderr, "%s\n", font_build->note.c_str());
   app.fonts = font_build->fonts;
+  app.fonts_stale = false;  // built with the lesson's captions already
   startup_phase("fonts");
   IMGUI_CHECKVERSION();
   ImGui::CreateContext(font_build->atlas.get());
@@ -1242,7 +1274,7 @@ int main(int argc, char** argv) {
   } else if (!opt.export_path.empty()) {
     rc = file_failed ? 2 : run_export(window, app, opt);
   } else {
-    if (!opt.step) app.playback.play();
+    if (!opt.step && opt.lesson.empty()) app.playback.play();  // a lesson starts on its slide's step
     run_interactive(window, app);
     app.settings.imgui_layout = ImGui::SaveIniSettingsToMemory();
     glfwGetWindowSize(window, &app.settings.window_w, &app.settings.window_h);

@@ -5,7 +5,8 @@
 // match, the block view beside the lanes for a reduction, the banks for a
 // shared-memory access, the lanes for everything else. Type grows with the
 // window (view::presentation_scale), and every line shrinks to fit its width,
-// so a 1024x600 projector cuts nothing off.
+// so a 1024x600 projector cuts nothing off. A lesson's slide adds its caption
+// under the headline and may name the view instead.
 #include <imgui.h>
 
 #include <algorithm>
@@ -96,14 +97,19 @@ void AppView::draw_presentation() {
   // The headline's size: a share of the window's height, as the baked font allows.
   const float headline = std::min(viewport->Size.y * 0.075f, 56 * dpi_scale);
   const float subline = std::min(viewport->Size.y * 0.042f, 28 * dpi_scale);
+  // A lesson's slide may name the view (lesson_player.cpp); Auto: the op's own.
+  const view::SlidePanel panel = presentation_panel();
 
   if (!step) {
     ImGui::PushFont(huge);
     centred_message(tr(view::Text::NothingToShow));
     ImGui::PopFont();
-  } else if (op_is_shared(step->op)) {
+  } else if (panel == view::SlidePanel::Bank ? trace_has_shared
+                                             : panel == view::SlidePanel::Auto && op_is_shared(step->op)) {
     // The bank lesson is the tile and the banks, not 32 addresses; the
-    // banks view has its own headline (the counts) in the huge face.
+    // banks view has its own headline (the counts) in the huge face, so a
+    // lesson's caption goes above it.
+    draw_lesson_caption(subline, true);
     ImGui::PushFont(large);
     draw_bank_view();
     ImGui::PopFont();
@@ -127,11 +133,16 @@ void AppView::draw_presentation() {
                 {{counter, IM_COL32(200, 200, 200, 255)},
                  {line.empty() ? std::string() : std::to_string(shown.line) + ":  " + line, IM_COL32(255, 200, 90, 255)}},
                 "presentation_source");
+    draw_lesson_caption(subline, true);  // the slide's caption, under the headline
     ImGui::Spacing();
 
-    // The op's own view, in the large face.
-    const bool vote = view::ballot_view(shown).has_value() || shown.op == Op::MatchAny || shown.op == Op::MatchAll;
-    const bool reduction = scenario_traits(trace.meta.scenario).block_reduction;
+    // The op's own view (or the slide's), in the large face.
+    const bool auto_panel = panel == view::SlidePanel::Auto;
+    const bool vote = panel == view::SlidePanel::Votes ||
+                      (auto_panel && (view::ballot_view(shown).has_value() || shown.op == Op::MatchAny ||
+                                      shown.op == Op::MatchAll));
+    const bool reduction =
+        panel == view::SlidePanel::Block || (auto_panel && scenario_traits(trace.meta.scenario).block_reduction);
     if (vote) {
       ImGui::PushFont(large);
       ImGui::BeginChild("vote", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);

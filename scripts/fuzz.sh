@@ -6,7 +6,7 @@
 #   scripts/fuzz.sh --available                          exit 0 when clang++ with libFuzzer is here
 #
 # TARGET: wvt (read_trace_binary), json (trace_from_json), scenario (--set /
-# --input parsers), settings (the app's settings file). Builds build-fuzz (clang,
+# --input parsers), settings (the app's settings file), lesson (lesson files). Builds build-fuzz (clang,
 # ASan + UBSan, no CUDA, no app) when needed, runs the target over a copy of
 # tests/fuzz/corpus/TARGET (the checked-in seeds stay as they are), prints the
 # execution count, and fails on any finding; the reproducer is left in
@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(wvt json scenario settings)
+targets=(wvt json scenario settings lesson)
 build_dir=${WARPVIZ_FUZZ_BUILD_DIR:-build-fuzz}
 
 fuzz_available() {

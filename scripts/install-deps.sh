@@ -8,6 +8,7 @@ packages=(
   libboost-context-dev   # fibers for the CPU emulator's CUDA threads
   catch2                 # tests (2.13, with Catch.cmake)
   nlohmann-json3-dev     # the trace's JSON form
+  libtoml11-dev          # lesson files (TOML)
   libglfw3-dev libimgui-dev python3-glad libstb-dev  # the app
   fonts-wqy-microhei     # the app's font: Latin and Chinese (the seeds' language)
   xvfb xauth             # GUI tests without a display (xvfb-run needs xauth)

@@ -1,0 +1,217 @@
+// Lessons in the app: --lesson FILE (or the built-in lesson PageDown walks),
+// each slide a scenario, a .cu file or a trace shown from its start step, its
+// caption under the headline, and the file reloaded when it is saved (as a
+// .cu file is). A save that does not load leaves the last good lesson on
+// screen with the error above its caption.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <fstream>
+#include <sstream>
+
+#include "app_view.h"
+#include "data_dirs.h"
+#include "layout_report.h"
+
+namespace warpviz::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The file's text, or "" when it cannot be read (the parser says why).
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A lesson that parses and whose every slide can run; LessonError otherwise.
+view::Lesson checked_lesson(const std::string& path, const std::string& text) {
+  view::Lesson lesson = view::parse_lesson(text, path);
+  const std::vector<std::string> problems = view::lesson_problems(lesson);
+  if (!problems.empty()) {
+    std::string all;
+    for (const std::string& p : problems) all += (all.empty() ? "" : "\n") + p;
+    throw view::LessonError(all);
+  }
+  return lesson;
+}
+
+// Whether two slides run the same thing from the same place: a save that only
+// edits captions, the panel or the stop keeps the step on screen.
+bool same_run(const view::LessonSlide& a, const view::LessonSlide& b) {
+  const auto file_key = [](const user::FileRequest& r) {
+    return std::tie(r.path, r.kernel, r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z, r.shared,
+                    r.inputs, r.args, r.lens);
+  };
+  return a.source == b.source && a.start_step == b.start_step && a.scenario.scenario == b.scenario.scenario &&
+         a.scenario.sets == b.scenario.sets && a.scenario.input == b.scenario.input && a.trace_path == b.trace_path &&
+         file_key(a.file) == file_key(b.file);
+}
+
+}  // namespace
+
+bool AppView::open_lesson(const std::string& path, size_t slide) {
+  try {
+    const std::string text = read_text(path);
+    view::Lesson loaded = text.empty() && !fs::is_regular_file(path) ? view::load_lesson(path)  // says why
+                                                                     : checked_lesson(path, text);
+    if (slide >= loaded.slides.size()) {
+      error_message = path + ": slide " + std::to_string(slide + 1) + ": the lesson has " +
+                      std::to_string(loaded.slides.size()) + " slides";
+      return false;
+    }
+    std::error_code ec;
+    lesson = LessonPlayer{};
+    lesson.lesson = std::move(loaded);
+    lesson.text = text;
+    lesson.loaded = true;
+    lesson.mtime = fs::last_write_time(path, ec);
+    fonts_stale = true;  // its captions' glyphs
+    show_slide(slide);
+    return true;
+  } catch (const std::exception& e) {
+    error_message = e.what();
+    return false;
+  }
+}
+
+void AppView::show_slide(size_t index) {
+  if (!lesson.loaded || index >= lesson.lesson.slides.size()) return;
+  lesson.slide = index;
+  lesson.stop_armed = true;
+  const view::LessonSlide& slide = lesson.lesson.slides[index];
+  const size_t start = slide.start_step - 1;  // 1-based in the file, as --step
+  switch (slide.source) {
+    case view::SlideSource::Scenario:
+      close_user_file();
+      if (run_scenario(slide.scenario, backend)) {
+        playback.pause();
+        playback.seek_position(start);  // clamps to the trace's last step
+      }
+      break;
+    case view::SlideSource::CudaFile: {
+      user::FileRequest request = slide.file;
+      request.time_limit_s = settings.time_limit_s;
+      view::FilePlace place;
+      place.step = start;  // applied when the run is done
+      open_user_file(std::move(request), place);
+      playback.pause();
+      break;
+    }
+    case view::SlideSource::TraceFile:
+      if (open_file(slide.trace_path)) {
+        playback.pause();
+        playback.seek_position(start);
+      }
+      break;
+  }
+}
+
+void AppView::turn_slide(int direction) {
+  if (!lesson.loaded && !open_lesson(builtin_lesson_path(), 0)) {
+    // No lesson file: the scenario table's order, as warpviz-cli list prints it.
+    run_scenario(ScenarioRequest{adjacent_scenario(last_request.scenario, direction).name, {}, ""}, backend);
+    return;
+  }
+  // From the slide on screen; after a detour through another scenario, from
+  // that scenario's slide (or the start).
+  size_t from = lesson.slide;
+  if (!shown_slide()) from = user_file ? lesson.lesson.slides.size()
+                                       : view::find_scenario_slide(lesson.lesson, last_request.scenario);
+  show_slide(view::adjacent_slide(lesson.lesson, from, direction));
+}
+
+bool AppView::poll_lesson() {
+  if (!lesson.loaded) return false;
+  bool changed = false;
+  // A slide's stop: playing pauses there once; Space plays on past it.
+  const view::LessonSlide* slide = shown_slide();
+  if (slide && slide->stop_step > 0 && lesson.stop_armed && playback.playing() &&
+      playback.shown_position() + 1 >= slide->stop_step) {
+    playback.pause();
+    playback.seek_position(slide->stop_step - 1);
+    lesson.stop_armed = false;
+    changed = true;
+  }
+
+  const double now = ImGui::GetTime();
+  if (now < lesson.next_poll) return changed;
+  lesson.next_poll = now + 1.0;
+  const std::string& path = lesson.lesson.path;
+  std::error_code ec;
+  const fs::file_time_type mtime = fs::last_write_time(path, ec);
+  if (ec || mtime == lesson.mtime) return changed;  // gone for a moment (an editor's save): wait
+  lesson.mtime = mtime;
+  const std::string text = read_text(path);
+  try {
+    view::Lesson reloaded = checked_lesson(path, text);
+    const bool shown = shown_slide() != nullptr;
+    const view::LessonSlide old = lesson.lesson.slides[lesson.slide];
+    lesson.lesson = std::move(reloaded);
+    lesson.text = text;
+    lesson.reload_error.clear();
+    fonts_stale = true;
+    const size_t index = std::min(lesson.slide, lesson.lesson.slides.size() - 1);
+    // Edited captions show in place; a slide that runs something else runs it.
+    if (shown && (index != lesson.slide || !same_run(old, lesson.lesson.slides[index]))) show_slide(index);
+    lesson.slide = index;
+  } catch (const std::exception& e) {
+    lesson.reload_error = e.what();
+  }
+  return true;
+}
+
+const view::LessonSlide* AppView::shown_slide() const {
+  if (!lesson.loaded || lesson.slide >= lesson.lesson.slides.size()) return nullptr;
+  const view::LessonSlide& slide = lesson.lesson.slides[lesson.slide];
+  switch (slide.source) {
+    case view::SlideSource::Scenario:
+      return !user_file && trace_origin == "scenario" && last_request.scenario == slide.scenario.scenario ? &slide
+                                                                                                          : nullptr;
+    case view::SlideSource::CudaFile:
+      return user_file && fs::path(user_file->path()).lexically_normal() == fs::path(slide.file.path) ? &slide
+                                                                                                      : nullptr;
+    case view::SlideSource::TraceFile:
+      return !user_file && trace_origin == slide.trace_path ? &slide : nullptr;
+  }
+  return nullptr;
+}
+
+view::SlidePanel AppView::presentation_panel() const {
+  const view::LessonSlide* slide = shown_slide();
+  return slide ? slide->panel : view::SlidePanel::Auto;
+}
+
+void AppView::draw_lesson_caption(float size, bool presentation_colours) {
+  const view::LessonSlide* slide = shown_slide();
+  if (!slide && lesson.reload_error.empty()) return;
+  ImFont* font = fonts.large ? fonts.large : ImGui::GetFont();
+  const float width = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const auto wrapped = [&](const std::string& text, ImU32 colour, float px, const char* role) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const ImVec2 box = font->CalcTextSizeA(px, FLT_MAX, width, text.c_str());
+    draw->AddText(font, px, at, colour, text.c_str(), nullptr, width);
+    layout_report().role(role, text, at, ImVec2(at.x + box.x, at.y + box.y), px);
+    ImGui::Dummy(ImVec2(box.x, box.y + px * 0.25f));
+  };
+  if (!lesson.reload_error.empty())
+    wrapped(tr("Lesson not reloaded: ", "课程未重新加载：") + lesson.reload_error, IM_COL32(255, 110, 110, 255),
+            size * 0.7f, "lesson_error");
+  if (!slide) return;
+  const std::string counter = std::to_string(lesson.slide + 1) + "/" + std::to_string(lesson.lesson.slides.size());
+  const ImU32 colour = presentation_colours ? IM_COL32(255, 255, 255, 255) : IM_COL32(150, 210, 255, 255);
+  wrapped(counter + "  " + slide->caption_in(language), colour, size, "lesson_caption");
+}
+
+std::string AppView::font_text() const {
+  // The built-in lesson's captions always: PageDown may open it at any time.
+  static const std::string builtin = read_text(builtin_lesson_path());
+  return trace.meta.source_text + builtin + lesson.text;
+}
+
+}  // namespace warpviz::app
