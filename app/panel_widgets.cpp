@@ -30,8 +30,8 @@ void text_fitted(const std::string& text, bool disabled) {
       while (end > 0 && text[end - 1] == ' ') --end;
       shown = text.substr(0, end) + ellipsis;
     } while (end > 0 && ImGui::CalcTextSize(shown.c_str()).x > width);
-    if (ImGui::CalcTextSize(shown.c_str()).x > width) {  // not even the ellipsis fits: nothing
-      ImGui::NewLine();
+    if (ImGui::CalcTextSize(shown.c_str()).x > width) {  // not even the ellipsis fits: an empty item
+      ImGui::Dummy(ImVec2(0, ImGui::GetTextLineHeight()));
       return;
     }
   }

@@ -80,7 +80,7 @@ void AppView::draw_timeline_panel() {
   if (shown < trace.steps.size()) {
     const TraceStep& step = trace.steps[shown];
     ImGui::SameLine();
-    ImGui::TextUnformatted(view::position_label(trace, playback.order(), shown_position, language).c_str());
+    text_fitted(view::position_label(trace, playback.order(), shown_position, language));
     ImGui::SameLine();
     char where[160];
     std::snprintf(where, sizeof where, "%s  ·  %s %u  ·  block %u  warp %u", op_name(step.op), tr("line", "行"),
