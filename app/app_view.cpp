@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "lane_renderer.h"
+#include "warpviz/view/vote_view.h"
 #include "warpviz/trace_io.h"
 
 namespace warpviz::app {
@@ -74,6 +75,13 @@ void AppView::show_trace(Trace new_trace, std::string origin) {
   // The paths panel is about warp ops on divergent paths: a region where only
   // some lanes touch shared memory or record a watch (reduce_sum's
   // `if (lane == 0) warpSums[warp] = v`) is a branch too, but not that lesson.
+  // Panels with nothing in this trace give their place to their neighbours
+  // (panel_layout.cpp); a trace without steps says so in every panel instead.
+  const bool has_votes = std::any_of(trace.steps.begin(), trace.steps.end(), [](const TraceStep& s) {
+    return view::ballot_view(s).has_value() || s.op == Op::MatchAny || s.op == Op::MatchAll;
+  });
+  empty_panels.votes = !trace.steps.empty() && !has_votes;
+  empty_panels.block = !trace.steps.empty() && !scenario_traits(trace.meta.scenario).block_reduction;
   divergent_regions = warpviz::divergent_regions(trace.steps);
   divergent_regions.erase(std::remove_if(divergent_regions.begin(), divergent_regions.end(),
                                          [&](const DivergentRegion& r) {

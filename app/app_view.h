@@ -148,7 +148,7 @@ class AppView {
   // no block reduction) give their place to the history beside them.
   void arrange_empty_panels();
   struct EmptyPanels {
-    bool votes = false, block = false;  // nothing in this trace for them: not drawn
+    bool votes = false, block = false;  // nothing in this trace for them (show_trace): not drawn
   } empty_panels;
   // bank_panel.cpp: the banks panel's contents, in the current window; false
   // when the trace has no shared-memory step to show.

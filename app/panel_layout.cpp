@@ -59,22 +59,6 @@ std::map<std::string, std::optional<PanelRect>> g_homes;
 }  // namespace
 
 void AppView::arrange_empty_panels() {
-  // What this trace has, worked out once per trace.
-  static const TraceStep* seen_steps = nullptr;
-  static size_t seen_count = SIZE_MAX;
-  static std::string seen_scenario;
-  static bool has_votes = true, has_block = true;
-  if (seen_steps != trace.steps.data() || seen_count != trace.steps.size() || seen_scenario != trace.meta.scenario) {
-    seen_steps = trace.steps.data(), seen_count = trace.steps.size(), seen_scenario = trace.meta.scenario;
-    has_votes = std::any_of(trace.steps.begin(), trace.steps.end(), [](const TraceStep& s) {
-      return view::ballot_view(s).has_value() || s.op == Op::MatchAny || s.op == Op::MatchAll;
-    });
-    has_block = scenario_traits(trace.meta.scenario).block_reduction;
-  }
-  // A trace without steps says so in every panel; nothing moves for it.
-  empty_panels.votes = !trace.steps.empty() && !has_votes;
-  empty_panels.block = !trace.steps.empty() && !has_block;
-
   // `id` grows over the empty panels beside it; where it was is kept to go back to.
   auto grow = [&](const char* id, std::initializer_list<std::tuple<const char*, bool, bool>> neighbours) {
     const std::optional<PanelRect> rect = panel_rect(id);
