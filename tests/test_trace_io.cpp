@@ -1158,6 +1158,17 @@ TEST_CASE("load_trace: /dev/zero, the byte limit, standard input by name", "[tra
   ::unsetenv("WARPVIZ_MAX_TRACE_BYTES");
   // A character device that is not all zeros: /dev/urandom is refused at once too.
   CHECK(error_of([] { load_trace("/dev/urandom"); }).find("not a warpviz trace") != std::string::npos);
+  // Random bytes that happen to start like JSON ('{' then binary) are refused
+  // at the first chunk, not read on to the limit: this was /dev/urandom's 1 in 256.
+  const std::string like_json = dir.file("like_json");
+  {
+    std::ofstream out(like_json, std::ios::binary);
+    out << "{\"format\": ";
+    for (int i = 0; i < 4096; ++i) out.put(char(i * 37 % 256));
+  }
+  CHECK(error_of([&] { load_trace(like_json); }) ==
+        like_json + ": not a warpviz trace (neither the binary nor the JSON form)");
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 2.0);
 }
 
 namespace {

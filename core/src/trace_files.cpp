@@ -60,6 +60,17 @@ Form sniff(std::string_view head, bool at_end) {
   return head[at] == '{' ? Form::Json : Form::NotATrace;
 }
 
+// JSON text never holds a raw control byte other than whitespace, not even in a
+// string, so one in what started like JSON means random or binary bytes; this
+// stops /dev/urandom at its first chunk instead of at the byte limit.
+bool holds_control_bytes(std::string_view bytes) {
+  for (const char c : bytes) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 && u != '\t' && u != '\n' && u != '\r') return true;
+  }
+  return false;
+}
+
 // Closes what it opened; standard input stays open.
 struct Fd {
   int fd = -1;
@@ -118,6 +129,10 @@ Trace load_trace(const std::string& path, uint64_t max_bytes) {
     if (data.size() > max_bytes) throw TraceFileError(too_large(name, max_bytes));
     if (form == Form::Undecided) form = sniff(data, false);
     if (form == Form::NotATrace) break;  // no need to read the rest
+    if (form == Form::Json && holds_control_bytes(std::string_view(data).substr(at))) {
+      form = Form::NotATrace;
+      break;
+    }
   }
   if (data.empty()) throw TraceFileError(name + ": empty file (not a warpviz trace)");
   if (form == Form::Undecided) form = sniff(data, true);
