@@ -1,6 +1,6 @@
 // LaneRenderer: the GLSL side of the lane view.
 //
-// [SECTION] Palette and curves   colours shared with the panel, arrow geometry
+// [SECTION] Palette              colours shared with the panel (the arrows' geometry is view::arrow_curve)
 // [SECTION] Shaders              loading, compiling, linking (errors name the file)
 // [SECTION] Buffers              unit quad, arrow ribbon, instance layouts
 // [SECTION] Render               instances from a LaneFrame, three draw calls
@@ -28,7 +28,7 @@
 namespace warpviz::app {
 
 //-----------------------------------------------------------------------------
-// [SECTION] Palette and curves
+// [SECTION] Palette
 //-----------------------------------------------------------------------------
 
 namespace {
@@ -102,38 +102,6 @@ Rgba dimmed(Rgba c) {
 float out_reveal(float eased_t) { return std::clamp((eased_t - 0.75f) / 0.25f, 0.0f, 1.0f); }
 
 float after_reveal(float eased_t) { return std::clamp((eased_t - 0.85f) / 0.15f, 0.0f, 1.0f); }
-
-view::Point ArrowCurve::at(float t) const {
-  float u = 1.0f - t;
-  return {u * u * p0.x + 2 * u * t * p1.x + t * t * p2.x, u * u * p0.y + 2 * u * t * p1.y + t * t * p2.y};
-}
-
-ArrowCurve arrow_curve(const view::LaneLayout& layout, const view::Arrow& arrow) {
-  const view::Rect& src = layout.in_cells[clamp_lane(arrow.from_lane)];
-  const view::Rect& dst = layout.out_cells[clamp_lane(arrow.to_lane)];
-  ArrowCurve c;
-  c.p0 = {src.cx(), src.y + src.h};
-  c.p2 = {dst.cx(), dst.y};
-  view::Point mid{(c.p0.x + c.p2.x) / 2, (c.p0.y + c.p2.y) / 2};
-  float dx = c.p2.x - c.p0.x, dy = c.p2.y - c.p0.y;
-  float len = std::hypot(dx, dy);
-  if (arrow.from_lane == arrow.to_lane || len < 1e-3f) {
-    // A lane that keeps its own value loops out to the side and back; a lane
-    // reading itself goes straight down.
-    float bulge = arrow.kind == view::ArrowKind::KeepOwn ? layout.cell_w * 0.9f : 0.0f;
-    c.p1 = {mid.x + bulge, mid.y};
-    return c;
-  }
-  // A slight arc bowing upward, as view::travelling_value bows (peak 0.12 of
-  // the length), so crossing arrows stay apart. Long, flat arrows get less:
-  // the curve must stay inside the gap between the rows, not cross the cells.
-  float nx = -dy / len, ny = dx / len;
-  if (ny > 0) nx = -nx, ny = -ny;
-  float bend = 0.24f * len;  // control offset; the curve's peak is half of it
-  if (-ny * bend > 0.2f * dy) bend = 0.2f * dy / -ny;
-  c.p1 = {mid.x + nx * bend, mid.y + ny * bend};
-  return c;
-}
 
 //-----------------------------------------------------------------------------
 // [SECTION] Shaders
@@ -448,7 +416,6 @@ Rgba arrow_color(const LanePalette& p, view::ArrowKind kind) {
 
 void LaneRenderer::render(const view::LaneLayout& layout, const view::LaneFrame& frame, float eased_t,
                           bool high_contrast, int width_px, int height_px) {
-  stats_ = {};
   width_px = std::clamp(width_px, 1, 8192);
   height_px = std::clamp(height_px, 1, 8192);
   SavedGlState saved;
@@ -505,16 +472,16 @@ void LaneRenderer::render(const view::LaneLayout& layout, const view::LaneFrame&
   const float disc_r = std::clamp(unit * 0.17f, 3.0f, 16.0f);
   const bool travelling = t > 0.0f && t < 1.0f;
   for (const view::Arrow& arrow : arrows) {
-    ArrowCurve curve = arrow_curve(layout, arrow);
+    const view::ArrowCurve curve = view::arrow_curve(layout, arrow);
     ArrowInstance a{};
-    a.ends[0] = curve.p0.x, a.ends[1] = curve.p0.y, a.ends[2] = curve.p2.x, a.ends[3] = curve.p2.y;
-    a.control[0] = curve.p1.x, a.control[1] = curve.p1.y;
+    a.ends[0] = curve.from.x, a.ends[1] = curve.from.y, a.ends[2] = curve.to.x, a.ends[3] = curve.to.y;
+    a.control[0] = curve.control.x, a.control[1] = curve.control.y;
     set_color(a.color, arrow_color(palette, arrow.kind));
     a.kind = float(arrow.kind == view::ArrowKind::Read ? 0 : arrow.kind == view::ArrowKind::KeepOwn ? 1 : 2);
     arrow_instances.push_back(a);
     if (!travelling) continue;
     // The value itself, riding its arrow: yellow for a read, its arrow's colour otherwise.
-    view::Point at = curve.at(t);
+    const view::Point at = view::travelling_value(layout, arrow, t);
     CellInstance d{};
     d.rect[0] = at.x - disc_r, d.rect[1] = at.y - disc_r, d.rect[2] = d.rect[3] = 2 * disc_r;
     set_color(d.fill, arrow.kind == view::ArrowKind::Read ? palette.travelling : arrow_color(palette, arrow.kind));
@@ -547,8 +514,6 @@ void LaneRenderer::render(const view::LaneLayout& layout, const view::LaneFrame&
     upload(cell_instances_, cells);
     glBindVertexArray(cell_vao_);
     glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(cells.size()));
-    stats_.cells = int(cells.size());
-    ++stats_.draw_calls;
   }
 
   if (!arrow_instances.empty()) {
@@ -559,8 +524,6 @@ void LaneRenderer::render(const view::LaneLayout& layout, const view::LaneFrame&
     upload(arrow_instances_, arrow_instances);
     glBindVertexArray(arrow_vao_);
     glDrawArraysInstanced(GL_TRIANGLES, 0, ribbon_vertices_, GLsizei(arrow_instances.size()));
-    stats_.arrows = int(arrow_instances.size());
-    ++stats_.draw_calls;
   }
 
   if (!discs.empty()) {
@@ -568,8 +531,6 @@ void LaneRenderer::render(const view::LaneLayout& layout, const view::LaneFrame&
     upload(disc_instances_, discs);
     glBindVertexArray(disc_vao_);
     glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(discs.size()));
-    stats_.discs = int(discs.size());
-    ++stats_.draw_calls;
   }
 }
 

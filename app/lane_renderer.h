@@ -40,23 +40,6 @@ float out_reveal(float eased_t);
 // follows the landing, so the sum appears once the read value is there.
 float after_reveal(float eased_t);
 
-// A quadratic Bezier from the bottom of the source cell to the top of the
-// destination cell. The vertex shader and the disc positions share it, so a
-// travelling value stays on its arrow.
-struct ArrowCurve {
-  view::Point p0, p1, p2;
-  view::Point at(float t) const;
-};
-ArrowCurve arrow_curve(const view::LaneLayout& layout, const view::Arrow& arrow);
-
-// Instances of the last render(), for tests.
-struct RenderStats {
-  int cells = 0;
-  int arrows = 0;
-  int discs = 0;
-  int draw_calls = 0;
-};
-
 class LaneRenderer {
  public:
   // Needs a current GL 3.3 core context. Loads the shaders from
@@ -72,7 +55,10 @@ class LaneRenderer {
   // Draws one frame into the texture (resized to width_px x height_px when it
   // differs). `layout` is in the texture's pixels, y down. eased_t in 0..1:
   // values travel along the arrows; at 1 the step is complete and no disc is
-  // drawn. Leaves the caller's framebuffer, viewport and bindings as they were.
+  // drawn. The arrows are view::arrow_curve's Beziers (the vertex shader
+  // evaluates them), the discs sit at view::travelling_value on them, so a
+  // travelling value stays on its arrow. Leaves the caller's framebuffer,
+  // viewport and bindings as they were.
   void render(const view::LaneLayout& layout, const view::LaneFrame& frame, float eased_t,
               bool high_contrast, int width_px, int height_px);
 
@@ -80,7 +66,6 @@ class LaneRenderer {
   unsigned texture() const { return color_tex_; }
   int width() const { return width_; }
   int height() const { return height_; }
-  const RenderStats& stats() const { return stats_; }
 
  private:
   void resize(int width_px, int height_px);
@@ -93,7 +78,6 @@ class LaneRenderer {
   int ribbon_vertices_ = 0;
   unsigned fbo_ = 0, color_tex_ = 0;
   int width_ = 0, height_ = 0;
-  RenderStats stats_;
 };
 
 }  // namespace warpviz::app

@@ -360,28 +360,67 @@ TEST_CASE("layout: text grows with the cells and the DPI", "[layout]") {
   CHECK(none.cell_h == 0);
 }
 
-TEST_CASE("travelling value goes from the source cell to the destination cell", "[layout]") {
+TEST_CASE("travelling value rides its arrow from the source cell to the destination cell", "[layout]") {
   const LaneLayout l = layout_lanes(1600, 600, 1);
   const Arrow arrow{16, 0, ArrowKind::Read};
+  // The arrow leaves the bottom of the source cell and ends on top of the destination cell.
   const Point start = travelling_value(l, arrow, 0);
   const Point end = travelling_value(l, arrow, 1);
   CHECK(start.x == Approx(l.in_cells[16].cx()));
-  CHECK(start.y == Approx(l.in_cells[16].cy()));
+  CHECK(start.y == Approx(l.in_cells[16].y + l.in_cells[16].h));
   CHECK(end.x == Approx(l.out_cells[0].cx()));
-  CHECK(end.y == Approx(l.out_cells[0].cy()));
+  CHECK(end.y == Approx(l.out_cells[0].y));
 
-  // Midway it is off the straight line (a slight arc), but not far off.
+  // The value is where the drawn curve is, all the way (clamped outside 0..1).
+  const ArrowCurve curve = arrow_curve(l, arrow);
+  for (float t : {0.0f, 0.1f, 0.25f, 0.5f, 0.8f, 1.0f}) {
+    CHECK(travelling_value(l, arrow, t).x == Approx(curve.at(t).x));
+    CHECK(travelling_value(l, arrow, t).y == Approx(curve.at(t).y));
+  }
+  CHECK(travelling_value(l, arrow, -1).x == Approx(start.x));
+  CHECK(travelling_value(l, arrow, 2).y == Approx(end.y));
+  CHECK(travelling_value(l, arrow, std::nanf("")).x == Approx(start.x));
+
+  // Midway it is off the straight line (a slight arc), but not far off, and
+  // above it: the arc bows upward.
   const Point mid = travelling_value(l, arrow, 0.5f);
   const float line_x = (start.x + end.x) / 2, line_y = (start.y + end.y) / 2;
   const float off = std::hypot(mid.x - line_x, mid.y - line_y);
   const float length = std::hypot(end.x - start.x, end.y - start.y);
   CHECK(off > 0.02f * length);
   CHECK(off < 0.25f * length);
+  CHECK(mid.y < line_y);
 
-  // A lane keeping its own value goes straight down.
+  // A lane reading itself goes straight down.
+  const Arrow self{20, 20, ArrowKind::Read};
+  CHECK(travelling_value(l, self, 0.5f).x == Approx(l.in_cells[20].cx()));
+  CHECK(travelling_value(l, self, 0.5f).y == Approx((l.in_cells[20].y + l.in_cells[20].h + l.out_cells[20].y) / 2));
+
+  // A lane keeping its own value loops out to the side and back.
   const Arrow own{20, 20, ArrowKind::KeepOwn};
-  CHECK(travelling_value(l, own, 0.5f).x == Approx(l.in_cells[20].cx()));
-  CHECK(travelling_value(l, own, 0.5f).y == Approx((l.in_cells[20].cy() + l.out_cells[20].cy()) / 2));
+  const Point own_mid = travelling_value(l, own, 0.5f);
+  CHECK(own_mid.x > l.in_cells[20].cx() + 0.3f * l.cell_w);
+  CHECK(own_mid.x < l.in_cells[20].cx() + l.cell_w);
+  CHECK(travelling_value(l, own, 1).x == Approx(l.out_cells[20].cx()));
+}
+
+TEST_CASE("an arrow between far lanes stays in the gap between the rows", "[layout]") {
+  // Lane 31 to lane 0 in a wide, low panel: a 0.12 bow of its length would
+  // climb into the top row's cells.
+  for (const LaneLayout& l : {layout_lanes(1600, 300, 1), layout_lanes(2400, 500, 1), layout_lanes(900, 400, 2)}) {
+    const float gap_top = l.in_cells[0].y + l.in_cells[0].h, gap_bottom = l.out_cells[0].y;
+    for (const Arrow& arrow : {Arrow{31, 0, ArrowKind::Read}, Arrow{0, 31, ArrowKind::Read}, Arrow{1, 2, ArrowKind::Read}}) {
+      const ArrowCurve curve = arrow_curve(l, arrow);
+      for (int i = 0; i <= 20; ++i) {
+        const Point p = curve.at(float(i) / 20);
+        CHECK(p.y >= gap_top - 0.01f);
+        CHECK(p.y <= gap_bottom + 0.01f);
+      }
+      // Still a bow, not a straight line.
+      const Point mid = curve.at(0.5f);
+      CHECK(mid.y < (curve.from.y + curve.to.y) / 2 - 0.5f);
+    }
+  }
 }
 
 // ---- lane frames ----------------------------------------------------------------

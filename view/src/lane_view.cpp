@@ -5,7 +5,7 @@
 //   layout          layout_lanes
 //   texts           values and the op label
 //   frame           lane_frame
-//   animation       travelling_value
+//   animation       arrow_curve, travelling_value
 #include "warpviz/view/lane_view.h"
 
 #include <algorithm>
@@ -459,26 +459,43 @@ std::string place_label(const LaneFrame& frame, Language language) {
 
 // ---- animation ----------------------------------------------------------------
 
-Point travelling_value(const LaneLayout& layout, const Arrow& arrow, float t) {
-  const int from = std::clamp(arrow.from_lane, 0, kWarpSize - 1);
-  const int to = std::clamp(arrow.to_lane, 0, kWarpSize - 1);
-  t = std::isnan(t) ? 0.0f : std::clamp(t, 0.0f, 1.0f);
-  const float x0 = layout.in_cells[from].cx(), y0 = layout.in_cells[from].cy();
-  const float x1 = layout.out_cells[to].cx(), y1 = layout.out_cells[to].cy();
-  Point p{x0 + (x1 - x0) * t, y0 + (y1 - y0) * t};
-  if (from == to) return p;  // straight down: a lane keeping or re-reading its own value
+Point ArrowCurve::at(float t) const {
+  const float u = 1.0f - t;
+  return {u * u * from.x + 2 * u * t * control.x + t * t * to.x, u * u * from.y + 2 * u * t * control.y + t * t * to.y};
+}
 
-  // A slight arc, bulging upward (away from the rows' travel), so arrows that
-  // cross each other stay tellable apart; zero at both ends.
-  const float dx = x1 - x0, dy = y1 - y0;
-  const float length = std::sqrt(dx * dx + dy * dy);
-  if (length <= 0) return p;
+ArrowCurve arrow_curve(const LaneLayout& layout, const Arrow& arrow) {
+  const int from_lane = std::clamp(arrow.from_lane, 0, kWarpSize - 1);
+  const int to_lane = std::clamp(arrow.to_lane, 0, kWarpSize - 1);
+  const Rect& src = layout.in_cells[from_lane];
+  const Rect& dst = layout.out_cells[to_lane];
+  ArrowCurve c;
+  c.from = {src.cx(), src.y + src.h};
+  c.to = {dst.cx(), dst.y};
+  const Point mid{(c.from.x + c.to.x) / 2, (c.from.y + c.to.y) / 2};
+  const float dx = c.to.x - c.from.x, dy = c.to.y - c.from.y;
+  const float length = std::hypot(dx, dy);
+  if (from_lane == to_lane || length < 1e-3f) {
+    // A lane that keeps its own value loops out to the side and back; a lane
+    // reading itself goes straight down.
+    const float bulge = arrow.kind == ArrowKind::KeepOwn ? layout.cell_w * 0.9f : 0.0f;
+    c.control = {mid.x + bulge, mid.y};
+    return c;
+  }
+  // Bowing upward, away from the rows' travel: the curve's peak is half the
+  // control point's offset, 0.12 of the length. Long, flat arrows get less,
+  // so that the curve stays inside the gap between the rows.
   float nx = -dy / length, ny = dx / length;
   if (ny > 0) nx = -nx, ny = -ny;
-  const float bulge = 0.12f * length * 4 * t * (1 - t);
-  p.x += nx * bulge;
-  p.y += ny * bulge;
-  return p;
+  float bend = 0.24f * length;
+  if (-ny * bend > 0.2f * dy) bend = 0.2f * dy / -ny;
+  c.control = {mid.x + nx * bend, mid.y + ny * bend};
+  return c;
+}
+
+Point travelling_value(const LaneLayout& layout, const Arrow& arrow, float t) {
+  t = std::isnan(t) ? 0.0f : std::clamp(t, 0.0f, 1.0f);
+  return arrow_curve(layout, arrow).at(t);
 }
 
 }  // namespace warpviz::view

@@ -113,11 +113,24 @@ std::string lane_summary(const LaneFrame& frame, int lane, Language language);
 // The third row's label: "val after +=" (zh "val 相加之后"), "val after max", "val after".
 std::string after_label(const LaneFrame& frame, Language language);
 
-// Where a value sits mid-animation: from the source cell (top row) toward the
-// destination cell (bottom row), t in 0..1 (eased by the caller).
 struct Point {
   float x = 0, y = 0;
 };
+
+// An arrow as the lane view draws it: a quadratic Bezier from the bottom of
+// the source cell (top row) to the top of the destination cell (bottom row).
+// Between two lanes it bows slightly upward, so crossing arrows stay
+// tellable apart, but never out of the gap between the rows; a lane keeping
+// its own value loops out to the side and back; a lane reading itself goes
+// straight down.
+struct ArrowCurve {
+  Point from, control, to;
+  Point at(float t) const;  // t in 0..1
+};
+ArrowCurve arrow_curve(const LaneLayout& layout, const Arrow& arrow);
+
+// Where a value sits mid-animation: on its arrow's curve, t in 0..1 (eased by
+// the caller; clamped, NaN is 0).
 Point travelling_value(const LaneLayout& layout, const Arrow& arrow, float t);
 
 }  // namespace warpviz::view
