@@ -1,10 +1,9 @@
 // AppView: the data the panels show (trace, playback, scenario request) and
-// the frame around them: the first-use layout, the menu bar, the file and
-// error popups.
+// the frame around them: a window for each open panel of panel_table(), the
+// menu bar, the file and error popups.
 //
 // [SECTION] Construction and data
 // [SECTION] Per frame
-// [SECTION] Layout
 // [SECTION] Menu bar
 // [SECTION] Popups
 
@@ -16,10 +15,8 @@
 
 #include <algorithm>
 #include <cfloat>
-#include <cmath>
 #include <exception>
 #include <filesystem>
-#include <sstream>
 #include <utility>
 
 #include "lane_renderer.h"
@@ -36,12 +33,6 @@ namespace warpviz::app {
 // million-element reduce_sum stays thousands of steps, not millions. Every
 // block's output is kept either way.
 constexpr uint32_t kRecordedBlocks = 8;
-
-std::vector<std::pair<const char*, bool*>> PanelVisibility::by_id() {
-  return {{"lanes", &lanes},     {"timeline", &timeline}, {"source", &source},     {"history", &history},
-          {"votes", &votes},     {"block", &block},       {"scenario", &scenario}, {"bank", &bank},
-          {"paths", &paths},     {"cost", &cost}};
-}
 
 AppView::AppView(view::AppSettings s) : settings(std::move(s)) {
   language = settings.language == "zh" ? view::Language::Chinese : view::Language::English;
@@ -61,16 +52,13 @@ void AppView::show_trace(Trace new_trace, std::string origin) {
   const bool rerun = origin == "scenario" && trace_origin == "scenario" && new_trace.meta.scenario == trace.meta.scenario;
   trace = std::move(new_trace);
   trace_origin = std::move(origin);
+  ++trace_generation;  // the panels redo what they worked out from the old one
   playback.set_order(view::PlayOrder(trace, play_order_kind()));
   if (!rerun) playback.jump_to_start();
-  source_followed_step = SIZE_MAX;
-  // A padding toggle starts its animation after this; anything else shows the new trace as it is.
-  bank_animation.stop();
-  bank_from.reset();
-  bank_cache = {};
+  TraceFacts& facts = trace_facts;
   const ScenarioSpec* spec = find_scenario(trace.meta.scenario);
-  seed_claims = spec ? check_seed_claims(*spec, trace) : std::vector<SeedClaimResult>{};
-  trace_has_shared = std::any_of(trace.steps.begin(), trace.steps.end(),
+  facts.seed_claims = spec ? check_seed_claims(*spec, trace) : std::vector<SeedClaimResult>{};
+  facts.has_shared = std::any_of(trace.steps.begin(), trace.steps.end(),
                                  [](const TraceStep& step) { return op_is_shared(step.op); });
   // The paths panel is about warp ops on divergent paths: a region where only
   // some lanes touch shared memory or record a watch (reduce_sum's
@@ -80,18 +68,19 @@ void AppView::show_trace(Trace new_trace, std::string origin) {
   const bool has_votes = std::any_of(trace.steps.begin(), trace.steps.end(), [](const TraceStep& s) {
     return view::ballot_view(s).has_value() || s.op == Op::MatchAny || s.op == Op::MatchAll;
   });
-  empty_panels.votes = !trace.steps.empty() && !has_votes;
-  empty_panels.block = !trace.steps.empty() && !scenario_traits(trace.meta.scenario).block_reduction;
-  divergent_regions = warpviz::divergent_regions(trace.steps);
-  divergent_regions.erase(std::remove_if(divergent_regions.begin(), divergent_regions.end(),
-                                         [&](const DivergentRegion& r) {
-                                           for (size_t i = r.begin; i < r.end; ++i) {
-                                             const Op op = trace.steps[i].op;
-                                             if (!op_is_shared(op) && !op_is_watch(op)) return false;
-                                           }
-                                           return true;
-                                         }),
-                          divergent_regions.end());
+  facts.no_votes = !trace.steps.empty() && !has_votes;
+  facts.no_block = !trace.steps.empty() && !scenario_traits(trace.meta.scenario).block_reduction;
+  std::vector<DivergentRegion>& regions = facts.divergent_regions;
+  regions = warpviz::divergent_regions(trace.steps);
+  regions.erase(std::remove_if(regions.begin(), regions.end(),
+                               [&](const DivergentRegion& r) {
+                                 for (size_t i = r.begin; i < r.end; ++i) {
+                                   const Op op = trace.steps[i].op;
+                                   if (!op_is_shared(op) && !op_is_watch(op)) return false;
+                                 }
+                                 return true;
+                               }),
+                regions.end());
 }
 
 bool AppView::open_file(const std::string& path) {
@@ -117,7 +106,7 @@ bool AppView::open_file(const std::string& path) {
 
 void AppView::show_file_trace(Trace loaded, const std::string& path) {
   scenario_notes.clear();
-  scenario_error.clear();
+  panel_state.scenario.error.clear();
   // A trace of a built-in scenario fills the scenario panel, so Run repeats it.
   if (find_scenario(loaded.meta.scenario)) {
     ScenarioRequest request;
@@ -158,7 +147,7 @@ bool AppView::run_scenario(const ScenarioRequest& request, BackendChoice choice)
       scenario_notes.push_back("recorded blocks 0-" + std::to_string(kRecordedBlocks - 1) + " of " +
                                std::to_string(result.meta.grid.count()) + "; every block's output is kept");
     if (result.overflow) scenario_notes.push_back("the trace ran out of room: its steps are a prefix of the run");
-    scenario_error.clear();
+    panel_state.scenario.error.clear();
     settings.scenario = last_request.scenario;
     close_user_file();
     show_trace(std::move(result), "scenario");
@@ -176,24 +165,25 @@ bool AppView::run_scenario(const ScenarioRequest& request, BackendChoice choice)
 void AppView::open_user_file(user::FileRequest request, view::FilePlace place) {
   if (!user_file) user_file = std::make_unique<view::UserFileSession>(wake_loop);
   const std::string path = request.path;
-  user_file_view = {};
-  user_file_view.grid = view::format_dims(request.grid);
-  user_file_view.block = view::format_dims(request.block);
-  user_file_view.shared = std::to_string(request.shared);
+  UserFileFields& fields = panel_state.user_file;
+  fields = {};
+  fields.grid = view::format_dims(request.grid);
+  fields.block = view::format_dims(request.block);
+  fields.shared = std::to_string(request.shared);
   auto joined = [](const std::vector<std::pair<std::string, std::string>>& pairs) {
     std::string text;
     for (const auto& [name, value] : pairs) text += (text.empty() ? "" : " ") + (name.empty() ? value : name + "=" + value);
     return text;
   };
-  user_file_view.inputs = joined(request.inputs);
-  user_file_view.args = joined(request.args);
-  user_file_view.lens = joined(request.lens);
+  fields.inputs = joined(request.inputs);
+  fields.args = joined(request.args);
+  fields.lens = joined(request.lens);
   char limit[32];
   std::snprintf(limit, sizeof limit, "%g", request.time_limit_s);
-  user_file_view.time_limit = limit;
+  fields.time_limit = limit;
   user_file->open(std::move(request), std::move(place));
-  user_file_view.trace_generation = user_file->trace_generation();
-  user_file_view.source_generation = user_file->source_generation();
+  user_file_trace_generation = user_file->trace_generation();
+  user_file_source_generation = user_file->source_generation();
 
   // The file's text at once, no steps yet: the lanes wait for the run.
   Trace waiting;
@@ -202,7 +192,7 @@ void AppView::open_user_file(user::FileRequest request, view::FilePlace place) {
   waiting.meta.source_text = user_file->source_text();
   waiting.meta.backend = "cpu";
   scenario_notes.clear();
-  scenario_error.clear();
+  panel_state.scenario.error.clear();
   show_trace(std::move(waiting), path);
   view::remember_recent_file(settings, path);
 }
@@ -214,11 +204,11 @@ bool AppView::poll_user_file() {
   view::UserFileSession& session = *user_file;
   // Where the user is, while the session's trace is the one on screen (not
   // before its first run: --step waits in the place).
-  if (session.shown_trace() && user_file_view.trace_generation == session.trace_generation())
+  if (session.shown_trace() && user_file_trace_generation == session.trace_generation())
     session.place.step = playback.step();
   bool changed = session.update();
-  if (session.trace_generation() != user_file_view.trace_generation) {
-    user_file_view.trace_generation = session.trace_generation();
+  if (session.trace_generation() != user_file_trace_generation) {
+    user_file_trace_generation = session.trace_generation();
     if (const Trace* shown = session.shown_trace()) {
       Trace copy = *shown;  // the session keeps every launch for the picker
       copy.meta.source_text = session.source_text();
@@ -228,10 +218,11 @@ bool AppView::poll_user_file() {
     }
     changed = true;
   }
-  if (session.source_generation() != user_file_view.source_generation) {
+  if (session.source_generation() != user_file_source_generation) {
     // A save shows its text before its run ends; the old steps' lines may be off by then.
-    user_file_view.source_generation = session.source_generation();
+    user_file_source_generation = session.source_generation();
     trace.meta.source_text = session.source_text();
+    ++trace_generation;
     changed = true;
   }
   return changed;
@@ -246,7 +237,6 @@ view::PlayOrderKind AppView::play_order_kind() const {
 void AppView::set_play_order(view::PlayOrderKind kind) {
   settings.play_order = view::play_order_id(kind);
   playback.set_order(view::PlayOrder(trace, kind));  // stays on the step shown
-  bank_cache = {};  // its shared step is the nearest in play order
 }
 
 const TraceStep* AppView::current_step() const {
@@ -275,7 +265,7 @@ bool AppView::update(double dt_seconds) {
   const bool reloaded = poll_user_file();
   const bool lesson_changed = poll_lesson();  // lesson_player.cpp: a saved lesson, a slide's stop
   const bool moved = playback.advance(dt_seconds);
-  const bool animated = bank_animation.advance(dt_seconds);  // both advance every frame
+  const bool animated = panel_state.bank.animation.advance(dt_seconds);  // both advance every frame
   return reloaded || lesson_changed || moved || animated;
 }
 
@@ -289,91 +279,23 @@ void AppView::draw() {
     draw_presentation();
   } else {
     draw_menu_bar();
-    // Later windows start on top; the scenario and source panels are last, as
-    // they are where a student starts.
-    if (panels.lanes) draw_lane_panel();
-    if (panels.timeline) draw_timeline_panel();
     arrange_empty_panels();  // panel_layout.cpp: empty votes/block give the history their place
-    if (panels.history) draw_history_panel();
-    if (panels.votes && !empty_panels.votes) draw_vote_panel();
-    if (panels.block && !empty_panels.block) draw_block_panel();
-    if (panels.bank && trace_has_shared) draw_bank_panel();
-    if (panels.paths && !divergent_regions.empty()) draw_path_panel();
-    if (panels.source) draw_source_panel();
-    if (panels.scenario) draw_scenario_panel();
-    if (panels.cost) draw_cost_panel();  // last: it floats over the others
+    for (const PanelSpec& panel : panel_table()) {
+      bool& shown = panels.shown(panel);
+      if (!shown || (panel.has_content && !panel.has_content(*this))) continue;
+      if (panel.place_window)
+        (this->*panel.place_window)();
+      else
+        ImGui::SetNextWindowSize(ImVec2(panel.width * dpi_scale, panel.height * dpi_scale), ImGuiCond_FirstUseEver);
+      // "###id" keeps the window's identity (and saved layout) across languages.
+      const std::string title = std::string(tr(panel.title)) + "###" + panel.id;
+      if (ImGui::Begin(title.c_str(), &shown)) (this->*panel.draw)();
+      ImGui::End();
+    }
   }
   draw_file_dialog(*this);
   if (!export_state.capturing) draw_export_dialog();
   draw_error_popup(*this);
-}
-
-// ============================================================================
-// [SECTION] Layout
-// ============================================================================
-
-// Right column: scenario over source. Left: lanes, the timeline under them,
-// then history, votes and block side by side. The timeline and the menu bar
-// keep a fixed height (one font), the rest shares what is left. A trace with
-// shared-memory steps gives the lower row to the bank panel, whose tile and
-// bank chart need the room; history, votes and block stack beside it.
-std::string AppView::first_use_layout(float width, float height) const {
-  const float s = dpi_scale;
-  // The main menu bar: one line of body type plus padding (fonts are loaded by now).
-  const ImFontConfig* body = fonts.regular ? fonts.regular->ConfigData : nullptr;
-  const float top = std::round((body ? body->SizePixels : 15 * s) + ImGui::GetStyle().FramePadding.y * 2);
-  const float avail_h = std::max(height - top, 200.0f);
-  const float right_w = std::round(std::clamp(width * 0.31f, 360 * s, 620 * s));
-  const float left_w = std::max(width - right_w, 200.0f);
-  const float timeline_h = std::round(88 * s);
-  // A block reduction's few warpSums accesses need no big bank panel: its
-  // lower row keeps the block view wide, the banks beside the votes.
-  const bool reduction = scenario_traits(trace.meta.scenario).block_reduction;
-  const bool shared = trace_has_shared && !reduction;
-  // A small window still gives the lanes room for readable values (two rows of cells).
-  const float lanes_h = std::round(std::max((avail_h - timeline_h) * (shared ? 0.27f : 0.52f),
-                                            std::min(190 * s, (avail_h - timeline_h) * 0.45f)));
-  const float bottom_y = top + lanes_h + timeline_h;
-  const float bottom_h = avail_h - lanes_h - timeline_h;
-  const float scenario_h = std::round(avail_h * 0.54f);
-
-  std::ostringstream ini;
-  auto place = [&](const char* id, float x, float y, float w, float h) {
-    ini << "[Window][###" << id << "]\nPos=" << int(x) << ',' << int(y) << "\nSize=" << int(w) << ',' << int(h)
-        << "\nCollapsed=0\n\n";
-  };
-  place("lanes", 0, top, left_w, lanes_h);
-  place("timeline", 0, top + lanes_h, left_w, timeline_h);
-  if (shared) {
-    const float bank_w = std::round(left_w * 0.78f);
-    const float side_w = left_w - bank_w, third = std::round(bottom_h / 3);
-    place("bank", 0, bottom_y, bank_w, bottom_h);
-    place("history", bank_w, bottom_y, side_w, bottom_h - 2 * third);
-    place("votes", bank_w, bottom_y + bottom_h - 2 * third, side_w, third);
-    place("block", bank_w, bottom_y + bottom_h - third, side_w, third);
-    place("paths", bank_w, bottom_y + bottom_h - third, side_w, third);
-  } else if (reduction) {
-    const float history_w = std::round(left_w * 0.30f), middle_w = std::round(left_w * 0.28f);
-    const float votes_h = std::round(bottom_h / 3);
-    place("history", 0, bottom_y, history_w, bottom_h);
-    place("votes", history_w, bottom_y, middle_w, votes_h);
-    place("bank", history_w, bottom_y + votes_h, middle_w, bottom_h - votes_h);
-    place("block", history_w + middle_w, bottom_y, left_w - history_w - middle_w, bottom_h);
-  } else {
-    // A trace with divergent branches gives the paths panel the block's place, wider.
-    const bool paths = !divergent_regions.empty();
-    const float history_w = std::round(left_w * (paths ? 0.30f : 0.40f));
-    const float votes_w = std::round((left_w - history_w) * (paths ? 0.43f : 0.5f));
-    place("history", 0, bottom_y, history_w, bottom_h);
-    place("votes", history_w, bottom_y, votes_w, bottom_h);
-    place("block", history_w + votes_w, bottom_y, left_w - history_w - votes_w, bottom_h);
-    place("paths", history_w + votes_w, bottom_y, left_w - history_w - votes_w, bottom_h);
-    // Shown once a trace with shared-memory steps is: over the lower row, where it fits.
-    place("bank", 0, bottom_y, left_w, bottom_h);
-  }
-  place("scenario", left_w, top, right_w, scenario_h);
-  place("source", left_w, top + scenario_h, right_w, avail_h - scenario_h);
-  return ini.str();
 }
 
 // ============================================================================
@@ -406,17 +328,9 @@ void AppView::draw_menu_bar() {
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu(tr(view::Text::MenuView))) {
-    ImGui::MenuItem(tr(view::Text::PanelLanes), nullptr, &panels.lanes);
-    ImGui::MenuItem(tr(view::Text::PanelTimeline), nullptr, &panels.timeline);
-    ImGui::MenuItem(tr(view::Text::PanelSource), nullptr, &panels.source);
-    ImGui::MenuItem(tr(view::Text::PanelHistory), nullptr, &panels.history);
-    ImGui::MenuItem(tr(view::Text::PanelVotes), nullptr, &panels.votes);
-    ImGui::MenuItem(tr("Cost", "开销"), nullptr, &panels.cost);
-    ImGui::MenuItem(tr(view::Text::PanelBlock), nullptr, &panels.block);
-    // Only traces with shared-memory steps have a bank view (bank, transpose).
-    ImGui::MenuItem(tr(view::Text::PanelBank), nullptr, &panels.bank, trace_has_shared);
-    ImGui::MenuItem(tr(view::Text::PanelPaths), nullptr, &panels.paths, !divergent_regions.empty());
-    ImGui::MenuItem(tr(view::Text::PanelScenario), nullptr, &panels.scenario);
+    // Greyed: nothing in this trace for the panel (no shared-memory step for the banks, ...).
+    for (const PanelSpec& panel : panel_table())
+      ImGui::MenuItem(tr(panel.title), nullptr, &panels.shown(panel), !panel.has_content || panel.has_content(*this));
     ImGui::Separator();
     ImGui::MenuItem(tr(view::Text::Hex), "H", &hex);
     ImGui::MenuItem(tr(view::Text::Presentation), "F11", &presentation);
@@ -483,35 +397,35 @@ std::vector<std::string> shipped_traces() {
 // traces to pick from. Errors land in error_message and the Error popup.
 void draw_file_dialog(AppView& app) {
   using FileDialog = AppView::FileDialog;
-  static std::vector<std::string> shipped, cuda_files;
+  FileDialogState& dialog = app.file_dialog;
   // While the error popup is up the request waits: a second modal opened in
   // the same frame would replace it (a bad file from the command line asks for both).
   if (app.file_dialog_request != FileDialog::None && app.error_message.empty()) {
-    app.file_dialog = app.file_dialog_request;
+    dialog.open = app.file_dialog_request;
     app.file_dialog_request = FileDialog::None;
     const bool from_file = !app.trace_origin.empty() && app.trace_origin != "scenario";
-    if (app.file_dialog == FileDialog::Open && !app.file_dialog_start_path.empty())
-      app.file_dialog_path = std::exchange(app.file_dialog_start_path, std::string());
+    if (dialog.open == FileDialog::Open && !app.file_dialog_start_path.empty())
+      dialog.path = std::exchange(app.file_dialog_start_path, std::string());
     else if (from_file)
-      app.file_dialog_path = app.trace_origin;
-    else if (app.file_dialog == FileDialog::Save)
-      app.file_dialog_path = (app.trace.meta.scenario.empty() ? std::string("trace") : app.trace.meta.scenario) + ".wvt";
+      dialog.path = app.trace_origin;
+    else if (dialog.open == FileDialog::Save)
+      dialog.path = (app.trace.meta.scenario.empty() ? std::string("trace") : app.trace.meta.scenario) + ".wvt";
     else
-      app.file_dialog_path.clear();
-    if (app.file_dialog == FileDialog::Open) {
-      shipped = shipped_traces();
-      cuda_files = cuda_files_near(app.trace_origin);
+      dialog.path.clear();
+    if (dialog.open == FileDialog::Open) {
+      dialog.shipped = shipped_traces();
+      dialog.cuda_files = cuda_files_near(app.trace_origin);
     }
     ImGui::OpenPopup("###file_dialog");
   }
-  if (app.file_dialog == FileDialog::None) return;
+  if (dialog.open == FileDialog::None) return;
 
-  const bool opening = app.file_dialog == FileDialog::Open;
+  const bool opening = dialog.open == FileDialog::Open;
   const std::string title = std::string(app.tr(opening ? view::Text::MenuOpen : view::Text::MenuSave)) + "###file_dialog";
   ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSize(ImVec2(620 * app.dpi_scale, 0), ImGuiCond_Appearing);
   if (!ImGui::BeginPopupModal(title.c_str(), nullptr, ImGuiWindowFlags_NoSavedSettings)) {
-    app.file_dialog = FileDialog::None;
+    dialog.open = FileDialog::None;
     return;
   }
   if (opening)
@@ -522,7 +436,7 @@ void draw_file_dialog(AppView& app) {
                                   "trace 文件路径（.wvt，或 .json 表示 JSON 格式）"));
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   ImGui::SetNextItemWidth(-FLT_MIN);
-  bool confirm = ImGui::InputText("##path", &app.file_dialog_path, ImGuiInputTextFlags_EnterReturnsTrue);
+  bool confirm = ImGui::InputText("##path", &dialog.path, ImGuiInputTextFlags_EnterReturnsTrue);
 
   // A list of files to pick from; a double-click opens one.
   auto file_list = [&](const char* id, const char* heading, const std::vector<std::string>& files) {
@@ -533,19 +447,19 @@ void draw_file_dialog(AppView& app) {
     if (ImGui::BeginListBox(id, ImVec2(-FLT_MIN, list_h + ImGui::GetStyle().FramePadding.y * 2))) {
       for (const std::string& file : files) {
         const std::string name = std::filesystem::path(file).filename().string();
-        if (ImGui::Selectable(name.c_str(), app.file_dialog_path == file, ImGuiSelectableFlags_AllowDoubleClick)) {
-          app.file_dialog_path = file;
+        if (ImGui::Selectable(name.c_str(), dialog.path == file, ImGuiSelectableFlags_AllowDoubleClick)) {
+          dialog.path = file;
           if (ImGui::IsMouseDoubleClicked(0)) confirm = true;
         }
       }
       ImGui::EndListBox();
     }
   };
-  file_list("##cuda", app.tr("CUDA files here (double-click opens):", "这里的 CUDA 文件（双击打开）："), cuda_files);
-  file_list("##shipped", app.tr("Recorded on an H200 (double-click opens):", "H200 上录制的 trace（双击打开）："), shipped);
+  file_list("##cuda", app.tr("CUDA files here (double-click opens):", "这里的 CUDA 文件（双击打开）："), dialog.cuda_files);
+  file_list("##shipped", app.tr("Recorded on an H200 (double-click opens):", "H200 上录制的 trace（双击打开）："), dialog.shipped);
 
   ImGui::Spacing();
-  const bool has_path = !app.file_dialog_path.empty();
+  const bool has_path = !dialog.path.empty();
   ImGui::BeginDisabled(!has_path);
   if (ImGui::Button(app.tr(opening ? "Open" : "Save", opening ? "打开" : "保存"))) confirm = true;
   ImGui::EndDisabled();
@@ -559,14 +473,14 @@ void draw_file_dialog(AppView& app) {
     confirm = true;
 
   if (confirm && has_path) {
-    const std::string path = app.file_dialog_path;
+    const std::string path = dialog.path;
     ImGui::CloseCurrentPopup();
-    app.file_dialog = FileDialog::None;
+    dialog.open = FileDialog::None;
     if (opening) app.open_file(path);
     else app.save_file(path);
   } else if (cancel) {
     ImGui::CloseCurrentPopup();
-    app.file_dialog = FileDialog::None;
+    dialog.open = FileDialog::None;
   }
   ImGui::EndPopup();
 }

@@ -1,44 +1,35 @@
-// The app's state and its panels. One DrawX-style member per panel, each in a
-// file of its own (lane_panel.cpp, timeline_panel.cpp, ...); the data they
-// show comes from the core library and the pure view logic in view/.
+// The app's state and its panels. One draw_x_panel member per panel, each in
+// a file of its own (lane_panel.cpp, timeline_panel.cpp, ...) and a row of
+// panel_table.cpp; the data they show comes from the core library and the
+// pure view logic in view/. The state is in three parts: the shown trace and
+// what goes with it, the preferences, and the UI (the frame around the panels,
+// and each panel's own state in panel_state).
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
-#include <thread>
-#include <utility>
 #include <vector>
 
 #include "warpviz/backends.h"
-#include "warpviz/measurements.h"
 #include "warpviz/scenario.h"
 #include "warpviz/trace.h"
 #include "warpviz/warp_paths.h"
-#include "warpviz/view/bank_view.h"
 #include "warpviz/view/playback.h"
 #include "warpviz/view/settings.h"
 #include "warpviz/view/strings.h"
 #include "warpviz/view/user_file_session.h"
 #include "lesson_player.h"
+#include "panel_states.h"
+#include "panel_table.h"
 
 struct ImFont;
 
 namespace warpviz::app {
 
 class LaneRenderer;  // lane_renderer.h: the GLSL cells and arrows
-
-struct PanelVisibility {
-  bool lanes = true, timeline = true, source = true, history = true, votes = true, block = true, scenario = true,
-       bank = true, paths = true;
-  bool cost = false;  // opened from View: the layout has no room for it by default
-  // Each flag by its window id ("lanes", ..., "bank"): what settings.json saves.
-  std::vector<std::pair<const char*, bool*>> by_id();
-};
 
 // A key press as GLFW reports it (key code, modifier bits), queued until the
 // next frame's handle_keys.
@@ -53,23 +44,6 @@ struct UiFonts {
   ImFont* large = nullptr;    // round counter and op in the lane view
   ImFont* huge = nullptr;     // presentation mode
   ImFont* mono = nullptr;     // source code: the monospaced face, CJK comments included
-};
-
-// The Cost panel's figures (cost_panel.cpp): the shipped ones, loaded on the
-// panel's first frame, or this GPU's, measured on a thread of their own.
-struct CostPanelState {
-  bool loaded = false;
-  Measurements figures;
-  std::string origin;      // "shipped", or "this GPU" once measured here
-  std::string load_error;  // why the shipped file did not load
-  bool gpu_here = false;
-  bool measuring = false;
-  std::thread measure_thread;
-  std::atomic<bool> measure_done{false};
-  std::atomic<int> measure_lines{0};  // the benchmark's progress
-  LatencyBenchmark measured;
-  std::string measure_error;
-  ~CostPanelState();
 };
 
 class AppView {
@@ -97,11 +71,13 @@ class AppView {
 
   // --- Per frame ------------------------------------------------------------
   bool update(double dt_seconds);  // playback; true when something changed
-  void draw();                     // menu bar, then every visible panel (or presentation mode)
+  // The menu bar, then a window for every open panel of panel_table() with
+  // something to show (or presentation mode), then the dialogs.
+  void draw();
   void handle_keys();              // keyboard.cpp: space, arrows, Home/End, F5, F11, H, L
 
-  // --- Panels, one per file -------------------------------------------------
-  void draw_menu_bar();        // app_view.cpp
+  // --- Panels: the contents of each one's window, one file each ---------------
+  // panel_table.cpp lists them; draw() opens and closes their windows.
   void draw_lane_panel();      // lane_panel.cpp
   void draw_timeline_panel();  // timeline_panel.cpp
   void draw_source_panel();    // source_panel.cpp
@@ -112,8 +88,12 @@ class AppView {
   void draw_user_file_section();  // user_file_panel.cpp: the scenario panel's body while a .cu file is open
   void draw_bank_panel();      // bank_panel.cpp
   void draw_cost_panel();      // cost_panel.cpp
+  void place_cost_panel();     // cost_panel.cpp: floats over the source panel's place when opened
   void draw_path_panel();      // path_panel.cpp: divergent paths, shown when the trace has any
+  // Around them:
+  void draw_menu_bar();        // app_view.cpp
   void draw_presentation();    // presentation.cpp: the op's own view in large type, full window
+  void draw_export_dialog();   // export_panel.cpp
 
   // --- Lessons (lesson_player.cpp) -------------------------------------------
   // Loads a lesson and shows its slide `slide` (0-based); false, with
@@ -137,22 +117,28 @@ class AppView {
   std::string font_text() const;
   bool fonts_stale = false;
   LessonPlayer lesson;
+
+  // --- Views that presentation mode shows too ---------------------------------
   // lane_panel.cpp: the shown step's lanes filling `size` at the cursor.
   void draw_lane_view(float width, float height, bool high_contrast, float text_scale);
-  // vote_panel.cpp / block_panel.cpp: the panel's contents in the current
-  // window; false when the current step has nothing for it.
+  // vote_panel.cpp / block_panel.cpp / bank_panel.cpp: the panel's contents in
+  // the current window; false when the current step (the trace, for the
+  // banks) has nothing for it.
   bool draw_vote_view();
   bool draw_block_view();
-  void draw_zoom_menu_items();  // panel_layout.cpp: View > Zoom in / out / reset
-  // panel_layout.cpp: panels with nothing to show for this trace (no votes,
-  // no block reduction) give their place to the history beside them.
-  void arrange_empty_panels();
-  struct EmptyPanels {
-    bool votes = false, block = false;  // nothing in this trace for them (show_trace): not drawn
-  } empty_panels;
-  // bank_panel.cpp: the banks panel's contents, in the current window; false
-  // when the trace has no shared-memory step to show.
   bool draw_bank_view();
+  // Re-runs the bank/transpose scenario with cols 32 <-> 33 and starts the animation.
+  void toggle_bank_padding();
+
+  // --- Layout (panel_layout.cpp) ----------------------------------------------
+  // ImGui ini text placing every panel of panel_table() in its slot over a
+  // width x height window; main loads it when no layout was saved (panels'
+  // own first-use sizes would otherwise overlap).
+  std::string first_use_layout(float width, float height) const;
+  // Panels with nothing to show for this trace (no votes, no block
+  // reduction) give their place to the history beside them.
+  void arrange_empty_panels();
+  void draw_zoom_menu_items();  // View > Zoom in / out / reset
 
   // Shared by panels: the text of a UI word in the current language.
   const char* tr(view::Text text) const { return view::tr(text, language); }
@@ -166,24 +152,39 @@ class AppView {
   void set_play_order(view::PlayOrderKind kind);
   // "CPU emulator" or the GPU's name, and the file shown; the scenario panel's badge.
   std::string badge_text() const;
-  // ImGui ini text placing every panel on a grid over a width x height window;
-  // main loads it when no layout was saved (panels' own first-use sizes would
-  // otherwise overlap).
-  std::string first_use_layout(float width, float height) const;
+  std::string png_path() const;  // export_panel.cpp: where Ctrl+Shift+S writes
 
-  // --- State the panels read and change --------------------------------------
-  view::AppSettings settings;
+  // --- The shown trace ----------------------------------------------------------
   Trace trace;
-  std::string trace_origin;            // shown in the badge with the device
-  bool trace_has_shared = false;       // any ld.shared / st.shared step: the bank panel shows
-  std::vector<DivergentRegion> divergent_regions;  // the trace's branches (warp_paths.h): the paths panel shows
+  std::string trace_origin;  // shown in the badge with the device
+  // Moves on whenever the trace or its source text changes (show_trace, a
+  // saved .cu file): what a panel works out from the trace is kept with the
+  // generation it saw and redone when they differ.
+  uint64_t trace_generation = 0;
+  // Worked out once in show_trace; which panels have something to show.
+  struct TraceFacts {
+    bool has_shared = false;  // any ld.shared / st.shared step: the bank panel shows
+    std::vector<DivergentRegion> divergent_regions;  // the trace's branches (warp_paths.h): the paths panel shows
+    // Nothing in this trace for the votes / block panel: not drawn, their
+    // place goes to the history (a trace without steps says so in every panel instead).
+    bool no_votes = false, no_block = false;
+    std::vector<SeedClaimResult> seed_claims;  // the scenario's claims, checked against this trace
+  } trace_facts;
   view::Playback playback;
+  ScenarioRequest last_request;  // what the scenario panel edits and re-runs
+  BackendChoice backend = BackendChoice::Auto;
+  std::vector<std::string> scenario_notes;  // what the last run noticed
+  // The open .cu file, if any; its runs, reloads and place (view/user_file_session.h).
+  std::unique_ptr<view::UserFileSession> user_file;
+  // The session's generations on screen (poll_user_file).
+  uint64_t user_file_trace_generation = 0, user_file_source_generation = 0;
+
+  // --- Preferences (saved in settings.json) -------------------------------------
+  view::AppSettings settings;
   view::Language language = view::Language::English;
-  bool hex = false;                    // values as hex bits
-  bool presentation = false;           // fullscreen, high contrast, lanes + op only
-  bool quit_requested = false;
-  PanelVisibility panels;
-  UiFonts fonts;
+  bool hex = false;           // values as hex bits
+  bool presentation = false;  // fullscreen, high contrast, lanes + op only
+  PanelVisibility panels;     // which panels are open
   // Scale: the monitor's content scale (GLFW, or --scale) times the user's
   // zoom; dpi_scale is what the panels multiply their sizes by, set by main
   // with the fonts between frames (in presentation mode larger: view/ui_scale.h).
@@ -191,44 +192,26 @@ class AppView {
   bool content_scale_fixed = false;  // --scale given: the monitor's is not followed
   float zoom = 1.0f;                 // Ctrl+= / Ctrl+- / Ctrl+0, saved in the settings
   float dpi_scale = 1.0f;
-  std::string error_message;           // shown in a modal until dismissed
-  std::vector<std::string> scenario_notes;
-  std::vector<SeedClaimResult> seed_claims;  // the trace's, checked once in show_trace
-  ScenarioRequest last_request;        // what the scenario panel edits and re-runs
-  BackendChoice backend = BackendChoice::Auto;
+
+  // --- The frame around the panels ----------------------------------------------
+  UiFonts fonts;
   std::unique_ptr<LaneRenderer> lane_renderer;  // created once a GL context exists
-  // The open .cu file, if any; its runs, reloads and place (view/user_file_session.h).
-  std::unique_ptr<view::UserFileSession> user_file;
   // Set by main: wakes the event loop from the run's thread (glfwPostEmptyEvent).
   std::function<void()> wake_loop;
-
-  // --- UI state of single panels ----------------------------------------------
-  enum class FileDialog { None, Open, Save };
+  // Filled by main's GLFW key callback: Dear ImGui 1.86 samples key state once
+  // a frame and would miss a tap shorter than a frame.
+  std::vector<KeyPress> key_presses;
+  bool quit_requested = false;
+  std::string error_message;  // shown in a modal until dismissed
+  using FileDialog = FileDialogState::Kind;
   FileDialog file_dialog_request = FileDialog::None;  // menu or Ctrl+O/S; draw() opens it
-  FileDialog file_dialog = FileDialog::None;          // the one open now
-  std::string file_dialog_path;
   // Where the next Open dialog starts: a file given on the command line that
   // did not load (empty: the shown trace's file).
   std::string file_dialog_start_path;
+  FileDialogState file_dialog;  // the one open now
   // "F5: re-ran in 3 ms", in the menu bar's status until rerun_note_until (ImGui time).
   std::string rerun_note;
   double rerun_note_until = 0;
-  std::string scenario_error;           // scenario panel: why the edited request does not run
-  size_t source_followed_step = SIZE_MAX;  // source panel: the step it last scrolled to
-  // Bank panel: the padding toggle re-runs the scenario with the other `cols`;
-  // the old trace's frame is where the animation to the new one starts.
-  std::optional<view::BankFrame> bank_from;
-  view::BankAnimation bank_animation;
-  // What the bank view shows, built when the shown step or the trace changes
-  // (show_trace empties it), not every frame.
-  struct BankViewCache {
-    size_t shown_step = SIZE_MAX;  // the playback step it was built for
-    size_t index = 0;              // the shared-memory step shown
-    std::optional<view::BankFrame> frame;
-    std::vector<view::MeasuredRow> measured;
-    std::vector<view::HitMotion> motions;  // bank_from -> frame, for the padding animation
-  } bank_cache;
-  CostPanelState cost_panel;
   // File > Export… (export_panel.cpp): the dialog's fields, and while an
   // export runs its progress. main's loop renders the frames (video_export.h):
   // one for the video, without this dialog, then one for the screen with it.
@@ -245,23 +228,13 @@ class AppView {
     size_t frames_done = 0, frame_count = 0;
     std::string error;          // why the fields do not export, said in the dialog
   } export_state;
-  void draw_export_dialog();    // export_panel.cpp
   // Ctrl+Shift+S: main writes the next frame to a timestamped PNG beside the
   // trace's file (or in the working directory) and says where in the menu bar.
   bool png_request = false;
-  std::string png_path() const;
-  // What of the session is on screen, and the scenario panel's fields for a
-  // kernels-only file (applied on Enter, as the scenario's are).
-  struct UserFileView {
-    uint64_t trace_generation = 0, source_generation = 0;
-    std::string grid, block, shared, inputs, args, lens, time_limit;
-    std::string field_error;  // a field that does not parse, said inline
-  } user_file_view;
-  // Re-runs the bank/transpose scenario with cols 32 <-> 33 and starts the animation.
-  void toggle_bank_padding();
-  // Filled by main's GLFW key callback: Dear ImGui 1.86 samples key state once
-  // a frame and would miss a tap shorter than a frame.
-  std::vector<KeyPress> key_presses;
+
+  // --- Single panels' own state (panel_states.h) --------------------------------
+  PanelStates panel_state;
+  PanelHomes panel_homes;  // panel_layout.cpp: where grown panels go back to
 };
 
 }  // namespace warpviz::app

@@ -458,8 +458,11 @@ void AppView::toggle_bank_padding() {
   // the view stays on the access it showed.
   if (shown < playback.step_count()) playback.seek(shown);
   // The old trace's layout is where the hits start from.
-  bank_from = std::move(from);
-  if (bank_from) bank_animation.start();
+  BankState& state = panel_state.bank;
+  state.from = std::move(from);
+  state.from_generation = trace_generation;
+  if (state.from) state.animation.start();
+  else state.animation.stop();
 }
 
 // ---------------------------------------------------------------------------
@@ -467,37 +470,38 @@ void AppView::toggle_bank_padding() {
 // ---------------------------------------------------------------------------
 
 void AppView::draw_bank_panel() {
-  ImGui::SetNextWindowSize(ImVec2(860 * dpi_scale, 560 * dpi_scale), ImGuiCond_FirstUseEver);
-  const std::string title = std::string(tr(view::Text::PanelBank)) + "###bank";
-  if (!ImGui::Begin(title.c_str(), &panels.bank)) {
-    ImGui::End();
-    return;
-  }
   if (trace.steps.empty())
     centred_message(tr(view::Text::NothingToShow));
   else if (!draw_bank_view())
     centred_message(tr(view::Text::NoSharedAccess));
-  ImGui::End();
 }
 
 bool AppView::draw_bank_view() {
-  if (bank_cache.shown_step != playback.shown_step()) {
-    bank_cache.shown_step = playback.shown_step();
-    bank_cache.index = view::shared_step_near(trace, playback.order(), playback.shown_position());
-    bank_cache.frame = view::bank_frame(trace, bank_cache.index);
-    bank_cache.measured = view::measured_rows(trace);
-    bank_cache.motions = bank_cache.frame && bank_from ? view::hit_motions(*bank_from, *bank_cache.frame)
-                                                       : std::vector<view::HitMotion>{};
+  BankState& state = panel_state.bank;
+  // The toggle's starting frame belongs to the trace it showed; any other trace shows as it is.
+  const view::BankFrame* toggled_from =
+      state.from && state.from_generation == trace_generation ? &*state.from : nullptr;
+  BankState::View& cache = state.cache;
+  if (cache.generation != trace_generation || cache.order != playback.order().kind() ||
+      cache.shown_step != playback.shown_step()) {
+    cache.generation = trace_generation;
+    cache.order = playback.order().kind();
+    cache.shown_step = playback.shown_step();
+    cache.index = view::shared_step_near(trace, playback.order(), playback.shown_position());
+    cache.frame = view::bank_frame(trace, cache.index);
+    cache.measured = view::measured_rows(trace);
+    cache.motions = cache.frame && toggled_from ? view::hit_motions(*toggled_from, *cache.frame)
+                                                : std::vector<view::HitMotion>{};
   }
-  const size_t index = bank_cache.index;
-  const std::optional<view::BankFrame>& frame = bank_cache.frame;
+  const size_t index = cache.index;
+  const std::optional<view::BankFrame>& frame = cache.frame;
   if (!frame) return false;
   const float s = dpi_scale;
   const view::BankFrame& f = *frame;
   const TraceStep& step = trace.steps[index];
-  const bool animating = bank_animation.running() && bank_from.has_value();
-  const view::BankFrame* from = animating ? &*bank_from : nullptr;
-  const float t = bank_animation.time();
+  const bool animating = state.animation.running() && toggled_from;
+  const view::BankFrame* from = animating ? toggled_from : nullptr;
+  const float t = state.animation.time();
 
   // Header: the counts large, the padding toggle on the right.
   draw_counts(*this, f);
@@ -513,7 +517,7 @@ bool AppView::draw_bank_view() {
                       tile_name(trace, f.grid, step.dtype).c_str(), tr("ideal", "理想"), f.analysis.ideal,
                       tr(view::Text::Broadcasts), f.analysis.broadcasts, step_number);
 
-  const std::vector<view::MeasuredRow>& rows = bank_cache.measured;
+  const std::vector<view::MeasuredRow>& rows = cache.measured;
   const ImVec2 lo = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 size(avail.x, std::max(avail.y - measured_height(rows), 120 * s));
@@ -534,7 +538,7 @@ bool AppView::draw_bank_view() {
   const float height = from ? from->height + (f.height - from->height) * view::ease(t) : float(f.height);
   draw_height_line(draw, *this, height, f.analysis.wavefronts, f.analysis.conflicts > 0, g, s);
   if (from) {
-    const std::vector<view::HitMotion>& motions = bank_cache.motions;
+    const std::vector<view::HitMotion>& motions = cache.motions;
     draw_tile_motion(draw, f, *from, motions, t, g, s);
     draw_box_motion(draw, motions, t, g, s);
   } else {

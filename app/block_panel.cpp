@@ -42,38 +42,12 @@ constexpr ImU32 kDimText = IM_COL32(150, 150, 150, 255);
 // [SECTION] Cache
 // ---------------------------------------------------------------------------
 
-// block_view walks the trace and formats every block's output; redone only
-// when the trace or the block changes, so a 4096-block run costs nothing per frame.
-struct BlockCache {
-  const TraceStep* steps = nullptr;
-  size_t step_count = 0;
-  uint64_t sample = 0;
-  uint32_t block = 0;
-  bool valid = false;
-  view::BlockView view;
-  std::vector<double> block_values;  // all_block_outputs as numbers, for the bar
-};
+using BlockCache = BlockState;
 
-// FNV-1a over a few steps: tells a new trace from an old one that happens to
-// reuse the same buffer address and size.
-uint64_t sample_steps(const Trace& trace) {
-  uint64_t h = 1469598103934665603ull;
-  size_t n = trace.steps.size();
-  for (size_t i : {size_t(0), n / 2, n - 1}) {
-    if (i >= n) continue;
-    auto* p = reinterpret_cast<const unsigned char*>(&trace.steps[i]);
-    for (size_t k = 0; k < sizeof(TraceStep); ++k) h = (h ^ p[k]) * 1099511628211ull;
-  }
-  return h;
-}
-
-const BlockCache& cached_block(const Trace& trace, uint32_t block) {
-  static BlockCache cache;
-  uint64_t sample = sample_steps(trace);
-  if (cache.valid && cache.steps == trace.steps.data() && cache.step_count == trace.steps.size() &&
-      cache.sample == sample && cache.block == block)
-    return cache;
-  cache = BlockCache{trace.steps.data(), trace.steps.size(), sample, block, true, {}, {}};
+// The block's view (BlockState), built again only when the trace or the block changed.
+const BlockCache& cached_block(BlockCache& cache, const Trace& trace, uint64_t generation, uint32_t block) {
+  if (cache.generation == generation && cache.block == block) return cache;
+  cache = BlockCache{generation, block, {}, {}};
   cache.view = view::block_view(trace, block);
   cache.block_values.reserve(cache.view.all_block_outputs.size());
   for (const std::string& text : cache.view.all_block_outputs) {
@@ -318,12 +292,6 @@ void draw_blocks_bar(AppView& app, const BlockCache& cache) {
 // ---------------------------------------------------------------------------
 
 void AppView::draw_block_panel() {
-  ImGui::SetNextWindowSize(ImVec2(760 * dpi_scale, 420 * dpi_scale), ImGuiCond_FirstUseEver);
-  std::string title = std::string(tr(view::Text::PanelBlock)) + "###block";
-  if (!ImGui::Begin(title.c_str(), &panels.block)) {
-    ImGui::End();
-    return;
-  }
   if (!current_step())
     centred_message(tr(view::Text::NothingToShow));
   else if (!scenario_traits(trace.meta.scenario).block_reduction)
@@ -331,13 +299,12 @@ void AppView::draw_block_panel() {
                        "线程块视图显示两级归约：reduce_sum 和 reduce_int"));
   else if (!draw_block_view())
     centred_message(tr(view::Text::NothingToShow));
-  ImGui::End();
 }
 
 bool AppView::draw_block_view() {
   const TraceStep* step = current_step();
   if (!step || !scenario_traits(trace.meta.scenario).block_reduction) return false;
-  const BlockCache& cache = cached_block(trace, step->block);
+  const BlockCache& cache = cached_block(panel_state.block, trace, trace_generation, step->block);
   if (cache.view.warps.empty()) return false;
   ImGui::Text("block %u  ·  %u warps  ·  blockDim %u", cache.view.block, unsigned(cache.view.warps.size()),
               trace.meta.block.x);

@@ -68,7 +68,7 @@ bool gpu_present() {
 #endif
 }
 
-void load_shipped(CostPanelState& state) {
+void load_shipped(CostState& state) {
   state.loaded = true;
   const std::string path = asset_dir() + "/measurements/h200.json";
   try {
@@ -170,7 +170,7 @@ void draw_bars(const view::CostView& v, const AppView& app) {
 // [SECTION] Panel
 // ---------------------------------------------------------------------------
 
-void AppView::draw_cost_panel() {
+void AppView::place_cost_panel() {
   // Opened from View > Cost: first over the source panel's place, on the right,
   // where it hides the least of the lanes.
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
@@ -179,14 +179,12 @@ void AppView::draw_cost_panel() {
   ImGui::SetNextWindowSize(ImVec2(std::min(460 * dpi_scale, viewport->Size.x * 0.31f),
                                   std::min(380 * dpi_scale, viewport->Size.y * 0.48f)),
                            ImGuiCond_FirstUseEver);
-  if (!cost_panel.loaded) ImGui::SetNextWindowFocus();
-  ImGui::SetNextWindowBgAlpha(1.0f);  // floats over text: none of it shows through  // opened: in front of the panels it floats over
-  const std::string title = std::string(tr("Cost", "开销")) + "###cost";
-  if (!ImGui::Begin(title.c_str(), &panels.cost)) {
-    ImGui::End();
-    return;
-  }
-  CostPanelState& state = cost_panel;
+  if (!panel_state.cost.loaded) ImGui::SetNextWindowFocus();  // opened: in front of the panels it floats over
+  ImGui::SetNextWindowBgAlpha(1.0f);  // floats over text: none of it shows through
+}
+
+void AppView::draw_cost_panel() {
+  CostState& state = panel_state.cost;
   if (!state.loaded) load_shipped(state);
 
 #ifdef WARPVIZ_HAVE_CUDA
@@ -226,7 +224,6 @@ void AppView::draw_cost_panel() {
 
   if (!state.load_error.empty() && !state.figures.latency && !state.figures.reduce) {
     centred_message(state.load_error.c_str());
-    ImGui::End();
     return;
   }
   const view::CostView v = view::cost_view(state.figures, state.origin, trace, playback.shown_step(), language);
@@ -240,10 +237,9 @@ void AppView::draw_cost_panel() {
   draw_rows(v, *this);
   draw_wavefronts(v, *this);
   draw_bars(v, *this);
-  ImGui::End();
 }
 
-CostPanelState::~CostPanelState() {
+CostState::~CostState() {
   if (measure_thread.joinable()) measure_thread.join();
 }
 

@@ -40,46 +40,16 @@ ImU32 text_colour_on(const view::HistoryCell& cell) {
   return IM_COL32(240, 240, 240, 255);
 }
 
-// The table is rebuilt only when the trace, the warp or the number format
-// changes: history_table walks the whole trace, too slow to redo every frame
-// for a million lane records.
-struct HistoryCache {
-  const TraceStep* steps = nullptr;
-  size_t step_count = 0;
-  uint64_t sample = 0;
-  uint32_t block = 0, warp = 0;
-  view::PlayOrderKind order = view::PlayOrderKind::Causal;  // the headers number steps in play order
-  bool hex = false, valid = false;
-  view::HistoryColumns columns = view::HistoryColumns::All;
-  view::HistoryTable table;
-  std::vector<std::string> headers;
-  std::vector<size_t> column_chars;  // widest text of each column, in characters
-};
+using HistoryCache = HistoryState::Table;
 
-// FNV-1a over a few steps: tells a new trace from an old one that happens to
-// reuse the same buffer address and size.
-uint64_t sample_steps(const Trace& trace) {
-  uint64_t h = 1469598103934665603ull;
-  auto mix = [&](const void* data, size_t n) {
-    auto* p = static_cast<const unsigned char*>(data);
-    for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
-  };
-  size_t n = trace.steps.size();
-  for (size_t i : {size_t(0), n / 2, n - 1})
-    if (i < n) mix(&trace.steps[i], sizeof(TraceStep));
-  return h;
-}
-
-const HistoryCache& cached_history(const Trace& trace, const view::PlayOrder& order, uint32_t block, uint32_t warp,
-                                   bool hex, view::HistoryColumns columns) {
-  static HistoryCache cache;
-  uint64_t sample = sample_steps(trace);
-  if (cache.valid && cache.steps == trace.steps.data() && cache.step_count == trace.steps.size() &&
-      cache.sample == sample && cache.block == block && cache.warp == warp && cache.order == order.kind() &&
+// The table (HistoryState::Table), rebuilt only when its key changed.
+const HistoryCache& cached_history(HistoryCache& cache, const Trace& trace, uint64_t generation,
+                                   const view::PlayOrder& order, uint32_t block, uint32_t warp, bool hex,
+                                   view::HistoryColumns columns) {
+  if (cache.generation == generation && cache.block == block && cache.warp == warp && cache.order == order.kind() &&
       cache.hex == hex && cache.columns == columns)
     return cache;
-  cache = HistoryCache{trace.steps.data(), trace.steps.size(), sample, block, warp, order.kind(), hex, true,
-                       columns, {}, {}, {}};
+  cache = HistoryCache{generation, block, warp, order.kind(), hex, columns, {}, {}, {}};
   cache.table = view::history_table(trace, block, warp, hex, columns);
   for (size_t col = 0; col < cache.table.step_indices.size(); ++col) {
     const TraceStep& s = trace.steps[cache.table.step_indices[col]];
@@ -229,29 +199,21 @@ void draw_table(AppView& app, const HistoryCache& cache, const Window& w, int fi
 }  // namespace
 
 void AppView::draw_history_panel() {
-  ImGui::SetNextWindowSize(ImVec2(640 * dpi_scale, 440 * dpi_scale), ImGuiCond_FirstUseEver);
-  // "###" keeps the window's identity (and saved layout) across languages.
-  std::string title = std::string(tr(view::Text::PanelHistory)) + "###history";
-  if (!ImGui::Begin(title.c_str(), &panels.history)) {
-    ImGui::End();
-    return;
-  }
   const TraceStep* step = current_step();
   if (!step) {
     centred_message(tr(view::Text::NothingToShow));
-    ImGui::End();
     return;
   }
   // Watched values or op results: a trace with watches opens on the watched
   // values (a reduction's running sum, round by round); the choice is kept
-  // until another trace is loaded. Looked up once per trace: a walk of a
+  // until another trace is shown. Looked up once per trace: a walk of a
   // million steps every frame would cost more than the table.
-  static const TraceStep* columns_for = nullptr;
-  static size_t columns_for_count = 0;
-  static bool show_watched = true, has_watches = false;
-  if (columns_for != trace.steps.data() || columns_for_count != trace.steps.size()) {
-    columns_for = trace.steps.data(), columns_for_count = trace.steps.size();
-    has_watches = show_watched = view::trace_has_watches(trace);
+  HistoryState& state = panel_state.history;
+  bool& show_watched = state.show_watched;
+  const bool& has_watches = state.has_watches;
+  if (state.watches_generation != trace_generation) {
+    state.watches_generation = trace_generation;
+    state.has_watches = show_watched = view::trace_has_watches(trace);
   }
   if (has_watches) {
     if (ImGui::RadioButton(tr("watched values", "观察的变量"), show_watched)) show_watched = true;
@@ -262,13 +224,13 @@ void AppView::draw_history_panel() {
   const view::HistoryColumns which_columns =
       !has_watches ? view::HistoryColumns::All
                    : show_watched ? view::HistoryColumns::Watched : view::HistoryColumns::OpResults;
-  const HistoryCache& cache = cached_history(trace, playback.order(), step->block, step->warp, hex, which_columns);
+  const HistoryCache& cache =
+      cached_history(state.cache, trace, trace_generation, playback.order(), step->block, step->warp, hex, which_columns);
   const view::HistoryTable& table = cache.table;
   const int columns = int(table.step_indices.size());
   if (columns == 0 || table.cells.empty()) {
     ImGui::NewLine();
     centred_message(tr(view::Text::NothingToShow));
-    ImGui::End();
     return;
   }
 
@@ -297,9 +259,8 @@ void AppView::draw_history_panel() {
                                                                     : tr(view::Text::CurrentStep));
   ImGui::NewLine();
 
-  static size_t scrolled_to = SIZE_MAX;  // follow the playback, but let the user scroll away
-  const bool follow = now != scrolled_to;
-  scrolled_to = now;
+  const bool follow = now != state.scrolled_to;
+  state.scrolled_to = now;
   // When the lanes do not fit the panel's height but two or more tables fit
   // its width (the votes and block panels gave it their place), the lanes
   // come in bands side by side: 0-15 | 16-31.
@@ -312,7 +273,6 @@ void AppView::draw_history_panel() {
     const float width = bands == 1 ? 0.0f : table_width(cache, window);
     draw_table(*this, cache, window, band * per_band, std::min(lanes, (band + 1) * per_band), ids[band], width);
   }
-  ImGui::End();
 }
 
 }  // namespace warpviz::app

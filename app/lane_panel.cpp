@@ -122,7 +122,7 @@ void draw_fitted(ImDrawList* draw, ImFont* font, ImVec2 min, ImVec2 max, ImU32 c
 // (error_message shows it in a modal), not every frame, and the panel still
 // shows the values as text.
 LaneRenderer* renderer(AppView& app) {
-  static bool failed = false;
+  bool& failed = app.panel_state.lanes.renderer_failed;
   if (!app.lane_renderer && !failed) {
     try {
       app.lane_renderer = std::make_unique<LaneRenderer>();
@@ -328,17 +328,9 @@ void draw_legend(const AppView& app, const view::LaneFrame& frame) {
 //-----------------------------------------------------------------------------
 
 void AppView::draw_lane_panel() {
-  ImGui::SetNextWindowSize(ImVec2(1100 * dpi_scale, 420 * dpi_scale), ImGuiCond_FirstUseEver);
-  // "###lanes" keeps the window's identity (and saved layout) across languages.
-  const std::string title = std::string(tr(view::Text::PanelLanes)) + "###lanes";
-  if (!ImGui::Begin(title.c_str(), &panels.lanes)) {
-    ImGui::End();
-    return;
-  }
   if (!current_step()) {
     // A trace with outputs but no steps ran (bits): say why nothing moves.
     centred_message(tr(trace.outputs.empty() ? view::Text::NothingToShow : view::Text::NoWarpSteps));
-    ImGui::End();
     return;
   }
 
@@ -355,7 +347,6 @@ void AppView::draw_lane_panel() {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   draw_lanes(*this, frame, shown.t, false, ImVec2(avail.x, avail.y - legend_h));
   draw_legend(*this, frame);
-  ImGui::End();
 }
 
 void AppView::draw_lane_view(float width, float height, bool high_contrast, float text_scale) {

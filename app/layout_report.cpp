@@ -2,6 +2,7 @@
 // the glyph quads in each window's draw list (a glyph is a quad whose texture
 // coordinates are one of the fonts' glyphs), roles as the panels note them.
 #include "layout_report.h"
+#include "panel_table.h"
 
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -85,6 +86,12 @@ bool LayoutReport::write(const std::string& path, std::string* error) const {
   std::snprintf(buf, sizeof buf, "  \"display\": [%.0f, %.0f],\n  \"ui_scale\": %.3f,\n", g.IO.DisplaySize.x,
                 g.IO.DisplaySize.y, ui_scale);
   out += buf;
+
+  // The app's panels by id (panel_table.cpp), shown or not: what a check may name.
+  out += "  \"app_panels\": [";
+  for (const PanelSpec& panel : panel_table())
+    out += std::string(&panel == panel_table().data() ? "" : ", ") + json_string(panel.id);
+  out += "],\n";
 
   // Panels: visible top-level windows (the menu bar counts as one).
   out += "  \"panels\": [";

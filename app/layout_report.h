@@ -1,4 +1,5 @@
-// What a frame put where, for the screenshot tests: every panel's rectangle,
+// What a frame put where, for the screenshot tests: the ids of the app's
+// panels (panel_table.h), every shown panel's rectangle,
 // every run of text (found from the glyphs in ImGui's draw lists, so no panel
 // has to report its text) with its font size and whether a clip rectangle
 // cut it, and the texts a panel names by role ("lane_value", "lane_number",

@@ -1,19 +1,25 @@
-// Where panels go as the trace changes, and the zoom menu. A trace with no
-// vote or match step has nothing for the votes panel, one that is not a
-// block reduction nothing for the block panel: rather than two empty panels,
-// their place goes to the register history beside them (which then shows its
-// 32 lanes in side-by-side bands, history_panel.cpp), and comes back when a
-// trace that needs them is shown.
+// Where panels go: the first-use layout, which puts each panel of
+// panel_table() in its slot, and the changes as the trace changes. A trace
+// with no vote or match step has nothing for the votes panel, one that is not
+// a block reduction nothing for the block panel: rather than two empty
+// panels, their place goes to the register history beside them (which then
+// shows its 32 lanes in side-by-side bands, history_panel.cpp), and comes back
+// when a trace that needs them is shown. And the zoom menu.
+//
+// [SECTION] First-use layout
+// [SECTION] Empty panels
+// [SECTION] Zoom
 #include <imgui.h>
 #include <imgui_internal.h>
 
 #include <algorithm>
-#include <map>
-#include <string>
 #include <cmath>
 #include <cstdio>
-#include <tuple>
+#include <map>
 #include <optional>
+#include <sstream>
+#include <string>
+#include <tuple>
 
 #include "app_view.h"
 #include "warpviz/scenario.h"
@@ -22,11 +28,88 @@
 
 namespace warpviz::app {
 
-namespace {
+// ============================================================================
+// [SECTION] First-use layout
+// ============================================================================
 
-struct PanelRect {
-  ImVec2 min, max;
-};
+// Right column: scenario over source. Left: lanes, the timeline under them,
+// then history, votes and block side by side. The timeline and the menu bar
+// keep a fixed height (one font), the rest shares what is left. A trace with
+// shared-memory steps gives the lower row to the bank panel, whose tile and
+// bank chart need the room; history, votes and block stack beside it.
+std::string AppView::first_use_layout(float width, float height) const {
+  const float s = dpi_scale;
+  // The main menu bar: one line of body type plus padding (fonts are loaded by now).
+  const ImFontConfig* body = fonts.regular ? fonts.regular->ConfigData : nullptr;
+  const float top = std::round((body ? body->SizePixels : 15 * s) + ImGui::GetStyle().FramePadding.y * 2);
+  const float avail_h = std::max(height - top, 200.0f);
+  const float right_w = std::round(std::clamp(width * 0.31f, 360 * s, 620 * s));
+  const float left_w = std::max(width - right_w, 200.0f);
+  const float timeline_h = std::round(88 * s);
+  // A block reduction's few warpSums accesses need no big bank panel: its
+  // lower row keeps the block view wide, the banks beside the votes.
+  const bool reduction = scenario_traits(trace.meta.scenario).block_reduction;
+  const bool shared = trace_facts.has_shared && !reduction;
+  // A small window still gives the lanes room for readable values (two rows of cells).
+  const float lanes_h = std::round(std::max((avail_h - timeline_h) * (shared ? 0.27f : 0.52f),
+                                            std::min(190 * s, (avail_h - timeline_h) * 0.45f)));
+  const float bottom_y = top + lanes_h + timeline_h;
+  const float bottom_h = avail_h - lanes_h - timeline_h;
+  const float scenario_h = std::round(avail_h * 0.54f);
+
+  // Each slot's rectangle: x, y, w, h.
+  struct Place {
+    float x, y, w, h;
+  };
+  std::map<FirstUseSlot, Place> slots;
+  using Slot = FirstUseSlot;
+  slots[Slot::Top] = {0, top, left_w, lanes_h};
+  slots[Slot::UnderTop] = {0, top + lanes_h, left_w, timeline_h};
+  if (shared) {
+    const float bank_w = std::round(left_w * 0.78f);
+    const float side_w = left_w - bank_w, third = std::round(bottom_h / 3);
+    slots[Slot::LowerWide] = {0, bottom_y, bank_w, bottom_h};
+    slots[Slot::LowerFirst] = {bank_w, bottom_y, side_w, bottom_h - 2 * third};
+    slots[Slot::LowerSecond] = {bank_w, bottom_y + bottom_h - 2 * third, side_w, third};
+    slots[Slot::LowerThird] = {bank_w, bottom_y + bottom_h - third, side_w, third};
+  } else if (reduction) {
+    // history | votes over banks | a wider block view.
+    const float history_w = std::round(left_w * 0.30f), middle_w = std::round(left_w * 0.28f);
+    const float votes_h = std::round(bottom_h / 3);
+    slots[Slot::LowerFirst] = {0, bottom_y, history_w, bottom_h};
+    slots[Slot::LowerSecond] = {history_w, bottom_y, middle_w, votes_h};
+    slots[Slot::LowerWide] = {history_w, bottom_y + votes_h, middle_w, bottom_h - votes_h};
+    slots[Slot::LowerThird] = {history_w + middle_w, bottom_y, left_w - history_w - middle_w, bottom_h};
+  } else {
+    // A trace with divergent branches gives the paths panel the block's place, wider.
+    const bool paths = !trace_facts.divergent_regions.empty();
+    const float history_w = std::round(left_w * (paths ? 0.30f : 0.40f));
+    const float votes_w = std::round((left_w - history_w) * (paths ? 0.43f : 0.5f));
+    slots[Slot::LowerFirst] = {0, bottom_y, history_w, bottom_h};
+    slots[Slot::LowerSecond] = {history_w, bottom_y, votes_w, bottom_h};
+    slots[Slot::LowerThird] = {history_w + votes_w, bottom_y, left_w - history_w - votes_w, bottom_h};
+    // Shown once a trace with shared-memory steps is: over the lower row, where it fits.
+    slots[Slot::LowerWide] = {0, bottom_y, left_w, bottom_h};
+  }
+  slots[Slot::RightTop] = {left_w, top, right_w, scenario_h};
+  slots[Slot::RightBottom] = {left_w, top + scenario_h, right_w, avail_h - scenario_h};
+
+  std::ostringstream ini;
+  for (const PanelSpec& panel : panel_table()) {
+    const auto slot = slots.find(panel.slot);
+    if (slot == slots.end()) continue;  // Floating: the panel places itself
+    const Place& p = slot->second;
+    ini << "[Window][###" << panel.id << "]\nPos=" << int(p.x) << ',' << int(p.y) << "\nSize=" << int(p.w) << ','
+        << int(p.h) << "\nCollapsed=0\n\n";
+  }
+  return ini.str();
+}
+
+// ============================================================================
+// [SECTION] Empty panels
+// ============================================================================
+
+namespace {
 
 // A panel's place: its window's, or before its first frame its saved settings'.
 std::optional<PanelRect> panel_rect(const char* id) {
@@ -53,9 +136,6 @@ PanelRect merged(const PanelRect& a, const PanelRect& b) {
           ImVec2(std::max(a.max.x, b.max.x), std::max(a.max.y, b.max.y))};
 }
 
-// A panel's own place while it holds its empty neighbours' too, by window id.
-std::map<std::string, std::optional<PanelRect>> g_homes;
-
 }  // namespace
 
 void AppView::arrange_empty_panels() {
@@ -63,8 +143,8 @@ void AppView::arrange_empty_panels() {
   auto grow = [&](const char* id, std::initializer_list<std::tuple<const char*, bool, bool>> neighbours) {
     const std::optional<PanelRect> rect = panel_rect(id);
     if (!rect) return;
-    std::optional<PanelRect>& saved = g_homes[id];
-    PanelRect home = saved.value_or(*rect);
+    const auto saved = panel_homes.find(id);
+    const PanelRect home = saved != panel_homes.end() ? saved->second : *rect;
     PanelRect wanted = home;
     bool grown = false;
     for (auto [neighbour_id, empty, open] : neighbours) {
@@ -74,8 +154,8 @@ void AppView::arrange_empty_panels() {
       wanted = merged(wanted, *neighbour);
       grown = true;
     }
-    if (grown) saved = home;
-    else saved.reset();
+    if (grown) panel_homes[id] = home;
+    else panel_homes.erase(id);
     // Moved only when it differs: the user may still move and resize it.
     if (!near(wanted.min.x, rect->min.x) || !near(wanted.min.y, rect->min.y) || !near(wanted.max.x, rect->max.x) ||
         !near(wanted.max.y, rect->max.y)) {
@@ -86,13 +166,17 @@ void AppView::arrange_empty_panels() {
     }
   };
   // Votes first: in the first-use layout block sits beyond it.
-  if (panels.history)
-    grow("###history", {std::tuple{"###votes", empty_panels.votes, panels.votes},
-                        std::tuple{"###block", empty_panels.block, panels.block}});
+  const bool votes = panels.shown("votes"), block = panels.shown("block");
+  if (panels.shown("history"))
+    grow("###history", {std::tuple{"###votes", trace_facts.no_votes, votes},
+                        std::tuple{"###block", trace_facts.no_block, block}});
   // Votes without a block (vote, compact, match): the votes take the block's place.
-  if (panels.votes && !empty_panels.votes)
-    grow("###votes", {std::tuple{"###block", empty_panels.block, panels.block}});
+  if (votes && !trace_facts.no_votes) grow("###votes", {std::tuple{"###block", trace_facts.no_block, block}});
 }
+
+// ============================================================================
+// [SECTION] Zoom
+// ============================================================================
 
 void AppView::draw_zoom_menu_items() {
   char label[64];

@@ -184,14 +184,9 @@ void draw_sequence(const view::PathView& v, AppView& app) {
 // ---------------------------------------------------------------------------
 
 void AppView::draw_path_panel() {
-  ImGui::SetNextWindowSize(ImVec2(520 * dpi_scale, 380 * dpi_scale), ImGuiCond_FirstUseEver);
-  const std::string title = std::string(tr(view::Text::PanelPaths)) + "###paths";
-  if (!ImGui::Begin(title.c_str(), &panels.paths)) {
-    ImGui::End();
-    return;
-  }
+  const std::vector<DivergentRegion>& regions = trace_facts.divergent_regions;
   const TraceStep* step = current_step();
-  const auto v = step ? view::path_view(trace.steps, divergent_regions, playback.step()) : std::nullopt;
+  const auto v = step ? view::path_view(trace.steps, regions, playback.step()) : std::nullopt;
   if (!step) {
     centred_message(tr(view::Text::NothingToShow));
   } else if (!v) {
@@ -199,7 +194,7 @@ void AppView::draw_path_panel() {
     ImGui::TextWrapped("%s", tr(view::Text::NoDivergence));
     ImGui::Spacing();
     ImGui::TextDisabled("%s", tr(view::Text::PathRegions));
-    for (const DivergentRegion& r : divergent_regions) {
+    for (const DivergentRegion& r : regions) {
       char label[160];
       std::snprintf(label, sizeof label, "block %u warp %u  ·  %s %zu-%zu  ·  %zu %s", r.block, r.warp,
                     tr("steps", "步骤"), r.begin + 1, r.end, r.paths.size(), tr("paths", "条路径"));
@@ -225,7 +220,6 @@ void AppView::draw_path_panel() {
     ImGui::TextWrapped("%s (%s)", tr(view::Text::PathUnspecifiedOrder), badge_text().c_str());
     ImGui::PopStyleColor();
   }
-  ImGui::End();
 }
 
 }  // namespace warpviz::app

@@ -104,7 +104,7 @@ void AppView::draw_presentation() {
     ImGui::PushFont(huge);
     centred_message(tr(view::Text::NothingToShow));
     ImGui::PopFont();
-  } else if (panel == view::SlidePanel::Bank ? trace_has_shared
+  } else if (panel == view::SlidePanel::Bank ? trace_facts.has_shared
                                              : panel == view::SlidePanel::Auto && op_is_shared(step->op)) {
     // The bank lesson is the tile and the banks, not 32 addresses; the
     // banks view has its own headline (the counts) in the huge face, so a

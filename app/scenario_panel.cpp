@@ -55,12 +55,12 @@ void fill_defaults(ScenarioRequest& request, const ScenarioSpec& spec) {
 bool validate(AppView& app) {
   try {
     resolve_scenario(app.last_request);
-    app.scenario_error.clear();
+    app.panel_state.scenario.error.clear();
     return true;
   } catch (const ScenarioError& e) {
-    app.scenario_error = e.what();
+    app.panel_state.scenario.error = e.what();
   } catch (const std::exception& e) {
-    app.scenario_error = e.what();
+    app.panel_state.scenario.error = e.what();
   }
   return false;
 }
@@ -131,7 +131,7 @@ std::string claim_actual(const SeedClaim& claim, const SeedClaimResult& result) 
 // of the scenario (test_shuffle: the seed expects 1.0 for thread 0, lane 1's
 // xor partner makes it 2.0). Claims that hold get one quiet line each.
 void draw_seed_claims(AppView& app) {
-  const std::vector<SeedClaimResult>& results = app.seed_claims;
+  const std::vector<SeedClaimResult>& results = app.trace_facts.seed_claims;
   if (results.empty()) return;
   const float s = app.dpi_scale;
   for (const SeedClaimResult& result : results) {
@@ -218,7 +218,7 @@ bool param_input(const ParamSpec& p, std::string& value) {
 bool param_widget(const AppView& app, const ParamSpec& p, std::string& value) {
   form_label(p.name.c_str(), p.help);
   // The field the inline error names ("shfl: width=zz: not an integer") is tinted.
-  const bool wrong = app.scenario_error.rfind(app.last_request.scenario + ": " + p.name + "=", 0) == 0;
+  const bool wrong = app.panel_state.scenario.error.rfind(app.last_request.scenario + ": " + p.name + "=", 0) == 0;
   if (wrong) ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(0.45f, 0.16f, 0.08f, 1.0f));
   const bool changed = param_input(p, value);
   if (wrong) ImGui::PopStyleColor();
@@ -334,14 +334,6 @@ void draw_outputs(const AppView& app) {
 // ============================================================================
 
 void AppView::draw_scenario_panel() {
-  ImGui::SetNextWindowSize(ImVec2(500 * dpi_scale, 420 * dpi_scale), ImGuiCond_FirstUseEver);
-  // "###scenario" keeps the window's identity (and saved layout) across languages.
-  const std::string title = std::string(tr(view::Text::PanelScenario)) + "###scenario";
-  if (!ImGui::Begin(title.c_str(), &panels.scenario)) {
-    ImGui::End();
-    return;
-  }
-
   draw_badge(*this);
   ImGui::Spacing();
   if (user_file) {
@@ -349,7 +341,6 @@ void AppView::draw_scenario_panel() {
     draw_user_file_section();
     ImGui::Spacing();
     draw_outputs(*this);
-    ImGui::End();
     return;
   }
   draw_seed_claims(*this);
@@ -368,7 +359,8 @@ void AppView::draw_scenario_panel() {
 
   // The edit that does not run, then what the last run noticed (width 12 is
   // undefined in C++, ...), then what the scenario is.
-  if (!scenario_error.empty()) coloured_wrapped(kErrorColour, scenario_error);
+  const std::string& error = panel_state.scenario.error;
+  if (!error.empty()) coloured_wrapped(kErrorColour, error);
   for (const std::string& note : scenario_notes) coloured_wrapped(kNoteColour, note);
   if (const ScenarioSpec* spec = find_scenario(last_request.scenario)) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -377,7 +369,6 @@ void AppView::draw_scenario_panel() {
   }
   ImGui::Spacing();
   draw_outputs(*this);
-  ImGui::End();
 }
 
 }  // namespace warpviz::app

@@ -20,28 +20,13 @@ namespace warpviz::app {
 
 namespace {
 
-
-
-// The source split into lines (tabs expanded: ImGui draws no tab stops), and
-// which lines hold recorded ops. Rebuilt only when the trace changes: a
-// recorded reduce_sum has thousands of steps to scan.
-struct SourceCache {
-  std::string text;
-  const TraceStep* steps = nullptr;
-  size_t step_count = 0;
-  std::vector<std::string> lines;
-  std::vector<bool> has_op;
-};
-
-const SourceCache& source_cache(const Trace& trace) {
-  static SourceCache cache;
-  const bool same_steps = cache.steps == trace.steps.data() && cache.step_count == trace.steps.size();
-  if (same_steps && cache.text == trace.meta.source_text && !cache.lines.empty()) return cache;
-  cache.text = trace.meta.source_text;
-  cache.steps = trace.steps.data();
-  cache.step_count = trace.steps.size();
+// The source's lines and the lines with ops (SourceState), split again only
+// when the trace or its text changed.
+const SourceState& split_source(SourceState& cache, const Trace& trace, uint64_t generation) {
+  if (cache.generation == generation) return cache;
+  cache.generation = generation;
   cache.lines.assign(1, std::string());
-  for (char c : cache.text) {
+  for (char c : trace.meta.source_text) {
     if (c == '\n') {
       cache.lines.emplace_back();
     } else if (c == '\t') {
@@ -85,20 +70,13 @@ std::map<int, user::Diagnostic> diagnostics_by_line(const view::UserFileSession*
 }  // namespace
 
 void AppView::draw_source_panel() {
-  ImGui::SetNextWindowSize(ImVec2(520 * dpi_scale, 480 * dpi_scale), ImGuiCond_FirstUseEver);
-  // "###source" keeps the window's identity (and saved layout) across languages.
-  const std::string title = std::string(tr(view::Text::PanelSource)) + "###source";
-  if (!ImGui::Begin(title.c_str(), &panels.source)) {
-    ImGui::End();
-    return;
-  }
   if (trace.meta.source_text.empty()) {
     centred_message(tr("This trace carries no kernel source", "这个 trace 不含 kernel 源码"));
-    ImGui::End();
     return;
   }
 
-  const SourceCache& source = source_cache(trace);
+  SourceState& state = panel_state.source;
+  const SourceState& source = split_source(state, trace, trace_generation);
   const size_t shown = playback.shown_step();
   const TraceStep* step = shown < trace.steps.size() ? &trace.steps[shown] : nullptr;
   const int current_line = step ? int(step->line) : 0;
@@ -136,8 +114,9 @@ void AppView::draw_source_panel() {
 
   // Follow the step like a debugger: scroll only when its line is off screen
   // (or nearly), and then centre it.
-  if (step && shown != source_followed_step) {
-    source_followed_step = shown;
+  if (step && (shown != state.followed_step || trace_generation != state.followed_generation)) {
+    state.followed_step = shown;
+    state.followed_generation = trace_generation;
     const float y = float(current_line - 1) * line_h;
     const float top = ImGui::GetScrollY(), visible = ImGui::GetWindowHeight();
     if (y < top + line_h * 2 || y > top + visible - line_h * 3)
@@ -222,7 +201,6 @@ void AppView::draw_source_panel() {
   ImGui::PopStyleVar();
   ImGui::EndChild();
   ImGui::PopFont();
-  ImGui::End();
 }
 
 }  // namespace warpviz::app

@@ -38,17 +38,9 @@ void order_combo(AppView& app) {
 }  // namespace
 
 void AppView::draw_timeline_panel() {
-  ImGui::SetNextWindowSize(ImVec2(1100 * dpi_scale, 88 * dpi_scale), ImGuiCond_FirstUseEver);
-  // "###timeline" keeps the window's identity (and saved layout) across languages.
-  const std::string title = std::string(tr(view::Text::PanelTimeline)) + "###timeline";
-  if (!ImGui::Begin(title.c_str(), &panels.timeline)) {
-    ImGui::End();
-    return;
-  }
   const size_t count = playback.step_count();
   if (count == 0) {
     centred_message(tr(view::Text::NothingToShow));
-    ImGui::End();
     return;
   }
 
@@ -138,7 +130,6 @@ void AppView::draw_timeline_panel() {
     playback.set_pause_after_round(pause_after_round);
     settings.pause_after_round = pause_after_round;
   }
-  ImGui::End();
 }
 
 }  // namespace warpviz::app

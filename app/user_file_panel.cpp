@@ -60,7 +60,7 @@ bool parse_pairs(const std::string& text, bool inputs, Pairs* out, std::string* 
 }
 
 // The form's fields into a request; false (and why) when one does not parse.
-bool request_from_fields(const AppView::UserFileView& fields, user::FileRequest* request, std::string* error) {
+bool request_from_fields(const UserFileFields& fields, user::FileRequest* request, std::string* error) {
   std::string why;
   if (!view::parse_dims(fields.grid, &request->grid, &why)) return *error = "grid " + why, false;
   if (!view::parse_dims(fields.block, &request->block, &why)) return *error = "block " + why, false;
@@ -210,7 +210,7 @@ bool draw_kernel_field(AppView& app, view::UserFileSession& session) {
 
 // True when an edit was committed and the file should run with it.
 bool draw_kernel_form(AppView& app, view::UserFileSession& session) {
-  AppView::UserFileView& fields = app.user_file_view;
+  UserFileFields& fields = app.panel_state.user_file;
   bool run = draw_kernel_field(app, session);
   form_label(app.tr("Grid", "Grid"), nullptr);
   run |= text_field("##grid", &fields.grid, "1", app.tr("Blocks: X[,Y[,Z]]; Enter runs", "block 数：X[,Y[,Z]]；回车运行"));
@@ -235,7 +235,7 @@ bool draw_kernel_form(AppView& app, view::UserFileSession& session) {
 }
 
 void draw_time_limit(AppView& app, view::UserFileSession& session) {
-  AppView::UserFileView& fields = app.user_file_view;
+  UserFileFields& fields = app.panel_state.user_file;
   form_label(app.tr("Time limit", "时间限制"), nullptr);
   if (!text_field("##time_limit", &fields.time_limit, "10",
                   app.tr("Seconds a run may take before it is stopped (an endless loop); Enter applies",
@@ -306,17 +306,18 @@ void AppView::draw_user_file_section() {
     run_scenario(last_request.scenario.empty() ? ScenarioRequest{"warp_sum", {}, ""} : last_request, backend);
     return;
   }
+  UserFileFields& fields = panel_state.user_file;
   if (run) {
     user::FileRequest edited = session.request();
-    if (session.scanned().has_main || request_from_fields(user_file_view, &edited, &user_file_view.field_error)) {
-      if (!session.scanned().has_main) user_file_view.field_error.clear();
+    if (session.scanned().has_main || request_from_fields(fields, &edited, &fields.field_error)) {
+      if (!session.scanned().has_main) fields.field_error.clear();
       session.request() = std::move(edited);
       session.run();
     }
   }
-  if (!user_file_view.field_error.empty()) {
+  if (!fields.field_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, kErrorColour);
-    ImGui::TextWrapped("%s", user_file_view.field_error.c_str());
+    ImGui::TextWrapped("%s", fields.field_error.c_str());
     ImGui::PopStyleColor();
   }
   if (trace.overflow)

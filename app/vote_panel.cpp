@@ -368,18 +368,11 @@ void draw_match(const TraceStep& step, const AppView& app) {
 // ---------------------------------------------------------------------------
 
 void AppView::draw_vote_panel() {
-  ImGui::SetNextWindowSize(ImVec2(720 * dpi_scale, 360 * dpi_scale), ImGuiCond_FirstUseEver);
-  std::string title = std::string(tr(view::Text::PanelVotes)) + "###votes";
-  if (!ImGui::Begin(title.c_str(), &panels.votes)) {
-    ImGui::End();
-    return;
-  }
   if (!current_step())
     centred_message(tr(view::Text::NothingToShow));
   else if (!draw_vote_view())
     centred_message(tr("No vote at this step: ballot, any, all and match steps show here",
                        "这一步没有投票：ballot、any、all 和 match 步骤显示在这里"));
-  ImGui::End();
 }
 
 bool AppView::draw_vote_view() {

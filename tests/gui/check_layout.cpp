@@ -11,7 +11,8 @@
 //   --role-fits R                texts of role R exist and lie inside the window
 //   --role-min-size R PX         every text of role R is at least PX pixels
 //   --expect-panel ID            the panel is shown
-//   --reject-panel ID            the panel is not shown
+//   --reject-panel ID            the panel is not shown (ID must be one of the
+//                                report's app_panels: a misspelt id is a usage error)
 //
 // Prints what each check measured; exit 1 when one failed, 2 on a usage or
 // file error.
@@ -61,6 +62,7 @@ std::string show(const Rect& r) {
 struct Report {
   Rect display;
   json panels, texts, roles;
+  std::vector<std::string> app_panels;  // every panel the app has, by id
   std::vector<json> shown_panels() const {  // the panels proper: not popups, not ImGui's fallback window
     std::vector<json> out;
     for (const json& p : panels)
@@ -160,6 +162,7 @@ int main(int argc, char** argv) {
     const json doc = json::parse(in);
     r.display = Rect{0, 0, doc["display"][0].get<double>(), doc["display"][1].get<double>()};
     r.panels = doc["panels"], r.texts = doc["texts"], r.roles = doc["roles"];
+    r.app_panels = doc["app_panels"].get<std::vector<std::string>>();
     std::printf("%s: %.0fx%.0f, scale %.2f, %zu panels, %zu text runs, %zu role texts\n", argv[1], r.display.x1,
                 r.display.y1, doc["ui_scale"].get<double>(), r.panels.size(), r.texts.size(), r.roles.size());
   } catch (const json::exception& e) {
@@ -205,6 +208,8 @@ int main(int argc, char** argv) {
       verdict(!texts.empty() && least >= px, buf);
     } else if (a == "--expect-panel" || a == "--reject-panel") {
       const std::string id = next();
+      if (std::find(r.app_panels.begin(), r.app_panels.end(), id) == r.app_panels.end())
+        usage(a + " " + id + ": no such panel in the report's app_panels");
       bool shown = false;
       for (const json& p : r.shown_panels()) shown = shown || p["id"] == id;
       verdict(shown == (a == "--expect-panel"), "panel " + id + (shown ? " shown" : " not shown"));

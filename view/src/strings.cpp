@@ -116,6 +116,7 @@ constexpr Words kWords[] = {
     {Text::FinalReductionRound, "final reduction over warpSums, round %zu/%zu", "对 warpSums 的最终归约，第 %zu/%zu 轮"},
     {Text::WarpSumsWrite, "lane %zu writes warpSums[%zu]", "lane %zu 写入 warpSums[%zu]"},
     {Text::WarpSumsRead, "warp %zu reads warpSums[%zu..%zu]", "warp %zu 读取 warpSums[%zu..%zu]"},
+    {Text::PanelCost, "Cost", "开销"},
 };
 
 constexpr bool in_enum_order() {

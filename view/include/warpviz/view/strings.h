@@ -20,6 +20,7 @@ enum class Text {
   PanelPaths, PathLanes, PathMask, PathOrder, PathForked, PathJoined, PathNoJoin, PathInterleaved,
   PathOneAfterAnother, PathSameCode, PathNoStep, PathUnspecifiedOrder, NoDivergence, PathRegions,
   FirstReductionRound, FinalReductionRound, WarpSumsWrite, WarpSumsRead,
+  PanelCost,
   Count  // keep last
 };
 
