@@ -136,9 +136,28 @@ PanelRect merged(const PanelRect& a, const PanelRect& b) {
           ImVec2(std::max(a.max.x, b.max.x), std::max(a.max.y, b.max.y))};
 }
 
+float overlap_area(const PanelRect& a, const PanelRect& b) {
+  const float w = std::min(a.max.x, b.max.x) - std::max(a.min.x, b.min.x);
+  const float h = std::min(a.max.y, b.max.y) - std::max(a.min.y, b.min.y);
+  return w > 0 && h > 0 ? w * h : 0.0f;
+}
+
 }  // namespace
 
 void AppView::arrange_empty_panels() {
+  // An empty panel's place is not free while another panel drawn this frame
+  // lies over it: the paths panel shares the block's slot.
+  auto taken = [&](const PanelRect& place, const std::string& growing, const std::string& empty) {
+    const float area = (place.max.x - place.min.x) * (place.max.y - place.min.y);
+    for (const PanelSpec& panel : panel_table()) {
+      const std::string window = std::string("###") + panel.id;
+      if (window == growing || window == empty || !panels.shown(panel.id)) continue;
+      if (panel.has_content && !panel.has_content(*this)) continue;
+      const std::optional<PanelRect> other = panel_rect(window.c_str());
+      if (other && overlap_area(place, *other) > 0.25f * area) return true;
+    }
+    return false;
+  };
   // `id` grows over the empty panels beside it; where it was is kept to go back to.
   auto grow = [&](const char* id, std::initializer_list<std::tuple<const char*, bool, bool>> neighbours) {
     const std::optional<PanelRect> rect = panel_rect(id);
@@ -150,7 +169,7 @@ void AppView::arrange_empty_panels() {
     for (auto [neighbour_id, empty, open] : neighbours) {
       if (!empty || !open) continue;
       const std::optional<PanelRect> neighbour = panel_rect(neighbour_id);
-      if (!neighbour || !shares_edge(wanted, *neighbour)) continue;
+      if (!neighbour || !shares_edge(wanted, *neighbour) || taken(*neighbour, id, neighbour_id)) continue;
       wanted = merged(wanted, *neighbour);
       grown = true;
     }
