@@ -5,6 +5,10 @@
 #
 #   run_offscreen_test.sh screenshot WARPVIZ CHECKER OUT.png [WARPVIZ ARGS...] -- [CHECKER ARGS...]
 #       check_screenshot asserts on the PNG's size and pixels.
+#   run_offscreen_test.sh same-as-xvfb WARPVIZ CHECKER OUTDIR [WARPVIZ ARGS...]
+#       the same --screenshot under Xvfb (a GLFW window, Mesa's GLX) and
+#       --offscreen: the two frames may differ by rounding alone (at most 100
+#       pixels off by more than 4 in a channel).
 #   run_offscreen_test.sh bench WARPVIZ FRAMES WxH [WARPVIZ ARGS...]
 #       --bench-frames FRAMES: the report names the size and the GL renderer
 #       and gives a wall time per frame.
@@ -64,6 +68,22 @@ case $mode in
     [ -s "$out" ] || { echo "FAIL: no screenshot at $out" >&2; exit 1; }
     exec "$checker" "$out" "$@"
     ;;
+  same-as-xvfb)
+    checker=$1 outdir=$2
+    shift 2
+    if ! command -v xvfb-run >/dev/null 2>&1; then
+      echo "FAIL: xvfb-run not found; install it with scripts/install-deps.sh (Debian package xvfb)." >&2
+      exit 1
+    fi
+    mkdir -p "$outdir"
+    rm -f "$outdir/xvfb.png" "$outdir/offscreen.png"
+    run "$outdir/offscreen.log" --screenshot "$outdir/offscreen.png" "$@"
+    echo "+ xvfb-run warpviz --screenshot $outdir/xvfb.png $*"
+    LIBGL_ALWAYS_SOFTWARE=1 timeout 120 xvfb-run -a -s "-screen 0 1920x1080x24" \
+      "$app" --screenshot "$outdir/xvfb.png" "$@" >"$outdir/xvfb.log" 2>&1 ||
+      { cat "$outdir/xvfb.log"; echo "FAIL: warpviz under Xvfb failed" >&2; exit 1; }
+    exec "$checker" "$outdir/offscreen.png" --expect-busy 0.2 --expect-same "$outdir/xvfb.png~4:100"
+    ;;
   bench)
     frames=$1 size=$2
     shift 2
@@ -93,5 +113,5 @@ case $mode in
     [ "$probe" = "$want" ] || { echo "FAIL: ffprobe read $probe, expected $want" >&2; exit 1; }
     echo "PASS: ffprobe $probe"
     ;;
-  *) echo "usage: $0 screenshot|bench|mp4 WARPVIZ ..." >&2; exit 2 ;;
+  *) echo "usage: $0 screenshot|same-as-xvfb|bench|mp4 WARPVIZ ..." >&2; exit 2 ;;
 esac
