@@ -24,7 +24,7 @@ bool HeadlessGl::built_in() { return false; }
 
 std::unique_ptr<HeadlessGl> HeadlessGl::open(int, int, std::string* error) {
   if (error)
-    *error = "--offscreen is not built in: this warpviz was built without EGL (install libegl-dev, "
+    *error = "not built in: this warpviz was built without EGL (install libegl-dev, "
              "scripts/install-deps.sh, and configure again)";
   return nullptr;
 }

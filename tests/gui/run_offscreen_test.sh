@@ -35,7 +35,7 @@ run() {
   timeout 300 "$app" --offscreen "$@" >"$log" 2>&1 || rc=$?
   cat "$log"
   [ "$rc" = 0 ] && return 0
-  if grep -q "is not built in" "$log"; then
+  if grep -q "offscreen: not built in" "$log"; then
     echo "SKIP: this warpviz was built without EGL (libegl-dev), so --offscreen is not built in."
     exit 77
   fi
