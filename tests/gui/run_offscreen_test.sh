@@ -77,7 +77,8 @@ case $mode in
     fi
     mkdir -p "$outdir"
     rm -f "$outdir/xvfb.png" "$outdir/offscreen.png"
-    run "$outdir/offscreen.log" --screenshot "$outdir/offscreen.png" "$@"
+    # llvmpipe both times, also where a GPU would give EGL a hardware device.
+    LIBGL_ALWAYS_SOFTWARE=1 WARPVIZ_EGL_PLATFORM=surfaceless run "$outdir/offscreen.log" --screenshot "$outdir/offscreen.png" "$@"
     echo "+ xvfb-run warpviz --screenshot $outdir/xvfb.png $*"
     LIBGL_ALWAYS_SOFTWARE=1 timeout 120 xvfb-run -a -s "-screen 0 1920x1080x24" \
       "$app" --screenshot "$outdir/xvfb.png" "$@" >"$outdir/xvfb.log" 2>&1 ||
