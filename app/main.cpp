@@ -7,6 +7,7 @@
 // [SECTION] Command line
 // [SECTION] Window callbacks
 // [SECTION] Fonts
+// [SECTION] --offscreen: the headless EGL context in place of the window
 // [SECTION] One frame
 // [SECTION] Interactive loop
 // [SECTION] Offscreen modes (--screenshot, --frames, --bench-frames)
@@ -42,6 +43,7 @@
 
 #include "app_view.h"
 #include "data_dirs.h"
+#include "headless_gl.h"
 #include "warpviz/trace_io.h"
 #include "lane_renderer.h"
 #include "layout_report.h"
@@ -141,6 +143,9 @@ constexpr const char* kUsage =
     "  --screenshot OUT.png  render a few frames, write the window to OUT.png, exit\n"
     "  --frames DIR        write DIR/frame_0000.png ... for the whole trace, 8 per step, exit\n"
     "  --bench-frames N    render N frames without vsync, print the frame CPU time, exit\n"
+    "  --offscreen         with --screenshot, --frames, --bench-frames or --export: render\n"
+    "                      through a headless EGL context (GPU driver or Mesa), no display\n"
+    "                      or window needed (WARPVIZ_EGL_PLATFORM=device|surfaceless|default)\n"
     "  --export OUT        write OUT and exit: .mp4, .webm or .gif (needs ffmpeg), each step\n"
     "                      one second (N steps: N x fps frames); .svg: the --step as vector graphics\n"
     "  --steps A:B         with a video --export: steps A to B (1-based, inclusive; A: or :B)\n"
@@ -151,8 +156,8 @@ constexpr const char* kUsage =
     "P pad the shared tile to 33 columns or back (bank, transpose),\n"
     "PageDown/PageUp the next/previous slide of the lesson (the built-in one without --lesson),\n"
     "F11 presentation, H hex, L language, Ctrl+O open, Ctrl+S save, Ctrl+= Ctrl+- Ctrl+0 zoom. A trace file\n"
-    "dropped on the window opens. --screenshot and --frames need a display: under\n"
-    "Xvfb, xvfb-run -a warpviz --screenshot out.png.\n";
+    "dropped on the window opens. --screenshot and --frames need a display (under\n"
+    "Xvfb, xvfb-run -a warpviz --screenshot out.png) or --offscreen.\n";
 
 struct Options {
   std::string file;
@@ -182,6 +187,7 @@ struct Options {
   int fps = app::kDefaultExportFps;
   std::string lesson;                  // --lesson FILE: its slides instead of a file or scenario
   size_t slide = 0;                    // --slide N, 0-based here
+  bool headless_gl = false;            // --offscreen: a headless EGL context, no window (headless_gl.h)
 
   bool offscreen() const {
     return !screenshot.empty() || !frames_dir.empty() || bench_frames > 0 || !export_path.empty();
@@ -337,6 +343,8 @@ ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
     } else if (a == "--layout-report") {
       if (!(v = value_of(i, a))) return ParseResult::Bad;
       o.layout_report = *v;
+    } else if (a == "--offscreen") {  // ---- --offscreen ----
+      o.headless_gl = true;
     } else if (a == "--bench-frames") {
       if (!(v = value_of(i, a))) return ParseResult::Bad;
       if (!parse_number(*v, &o.bench_frames) || o.bench_frames < 1) {
@@ -389,6 +397,11 @@ ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
   }
   if ((!o.export_steps.empty() || o.fps != app::kDefaultExportFps) && !app::is_video(format)) {
     error = "--steps and --fps go with a video --export (OUT.mp4, OUT.webm, OUT.gif)";
+    return ParseResult::Bad;
+  }
+  // ---- --offscreen: only for the runs that render a fixed set of frames ----
+  if (o.headless_gl && !o.offscreen()) {
+    error = "--offscreen goes with --screenshot, --frames, --bench-frames or --export (it opens no window)";
     return ParseResult::Bad;
   }
   const int modes = !o.screenshot.empty() + !o.frames_dir.empty() + (o.bench_frames > 0) + !o.export_path.empty();
@@ -613,6 +626,58 @@ void apply_scale(const WantedScale& want, AppView& app, ScaleState& state, bool 
 ScaleState* g_scale = nullptr;  // main's, for render_frame
 
 // ============================================================================
+// [SECTION] --offscreen: the headless EGL context in place of the window
+// ============================================================================
+// With --offscreen there is no GLFW at all (no glfwInit, window is null): the
+// frame and the offscreen modes ask these for what they would ask the window
+// (its size, its events, the swap), and the headless context answers.
+
+app::HeadlessGl* g_headless = nullptr;  // main's, set with --offscreen
+
+void framebuffer_size(GLFWwindow* window, int* w, int* h) {
+  if (window) return glfwGetFramebufferSize(window, w, h);
+  *w = g_headless->width();
+  *h = g_headless->height();
+}
+
+// Headless, a window unit is one pixel: content scale 1 unless --scale says.
+void window_size(GLFWwindow* window, int* w, int* h) {
+  if (window) return glfwGetWindowSize(window, w, h);
+  framebuffer_size(window, w, h);
+}
+
+void poll_events(GLFWwindow* window) {
+  if (window) glfwPollEvents();
+}
+
+void present(GLFWwindow* window) {
+  if (window) return glfwSwapBuffers(window);
+  g_headless->present();
+}
+
+// What ImGui_ImplGlfw_NewFrame sets, by hand: the display's size and scale
+// and the time step (a fixed one where the caller has none, as captures do).
+void headless_new_frame(double dt) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(float(g_headless->width()), float(g_headless->height()));
+  io.DisplayFramebufferScale = ImVec2(1, 1);
+  io.DeltaTime = dt > 0 ? float(dt) : 1.0f / 60;
+}
+
+// The context, current on this thread, or null after saying why on stderr.
+std::unique_ptr<app::HeadlessGl> open_headless(int width, int height) {
+  std::string error;
+  std::unique_ptr<app::HeadlessGl> gl = app::HeadlessGl::open(width, height, &error);
+  if (!gl) {
+    std::fprintf(stderr, "warpviz: --offscreen: %s\n", error.c_str());
+    return nullptr;
+  }
+  std::fprintf(stderr, "warpviz: --offscreen: GL_RENDERER %s; GL_VERSION %s; %s\n", gl->gl_renderer().c_str(),
+               gl->gl_version().c_str(), gl->egl_description().c_str());
+  return gl;
+}
+
+// ============================================================================
 // [SECTION] One frame
 // ============================================================================
 
@@ -629,12 +694,15 @@ bool render_frame(GLFWwindow* window, AppView& app, double dt, bool ignore_point
   const auto start = clock::now();
   if (g_scale) {
     int w = 0, h = 0;
-    glfwGetWindowSize(window, &w, &h);
+    window_size(window, &w, &h);
     apply_scale(wanted_scale(app, float(h)), app, *g_scale, true);
   }
   layout_report().begin_frame();
   ImGui_ImplOpenGL3_NewFrame();
-  ImGui_ImplGlfw_NewFrame();
+  if (window)
+    ImGui_ImplGlfw_NewFrame();
+  else
+    headless_new_frame(dt);
   if (ignore_pointer) {
     // Xvfb's pointer sits mid-screen; a hover highlight there would make
     // screenshots depend on it.
@@ -650,7 +718,8 @@ bool render_frame(GLFWwindow* window, AppView& app, double dt, bool ignore_point
   const auto built = clock::now();
 
   int fb_w = 0, fb_h = 0;
-  glfwGetFramebufferSize(window, &fb_w, &fb_h);
+  framebuffer_size(window, &fb_w, &fb_h);
+  if (!window) g_headless->bind();
   glViewport(0, 0, fb_w, fb_h);
   glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
@@ -820,7 +889,7 @@ constexpr int kFramesPerStep = 8;
 
 bool capture(GLFWwindow* window, const std::string& path) {
   int w = 0, h = 0;
-  glfwGetFramebufferSize(window, &w, &h);
+  framebuffer_size(window, &w, &h);
   std::string error;
   if (!app::save_back_buffer_png(w, h, path, &error)) {
     std::fprintf(stderr, "warpviz: %s\n", error.c_str());
@@ -831,7 +900,7 @@ bool capture(GLFWwindow* window, const std::string& path) {
 
 int run_screenshot(GLFWwindow* window, AppView& app, const std::string& path, const std::string& report_path) {
   for (int i = 0; i <= kWarmupFrames; ++i) {
-    glfwPollEvents();
+    poll_events(window);
     render_frame(window, app, 0.0, true);
     if (i == kWarmupFrames && !capture(window, path)) return 1;
     if (i == kWarmupFrames && !report_path.empty()) {
@@ -843,7 +912,7 @@ int run_screenshot(GLFWwindow* window, AppView& app, const std::string& path, co
       }
       std::printf("wrote %s\n", report_path.c_str());
     }
-    glfwSwapBuffers(window);
+    present(window);
     if (i == 0) {
       glFinish();  // on screen, not merely submitted
       startup_phase("first frame");
@@ -864,18 +933,18 @@ int run_frames(GLFWwindow* window, AppView& app, const std::string& dir) {
   // Every step's transition in kFramesPerStep frames; the last step has none.
   const size_t total = steps == 0 ? 1 : (steps - 1) * kFramesPerStep + 1;
   for (int i = 0; i < kWarmupFrames; ++i) {
-    glfwPollEvents();
+    poll_events(window);
     render_frame(window, app, 0.0, true);
-    glfwSwapBuffers(window);
+    present(window);
   }
   for (size_t frame = 0; frame < total; ++frame) {
-    glfwPollEvents();
+    poll_events(window);
     app.playback.scrub(double(frame) / kFramesPerStep);
     render_frame(window, app, 0.0, true);
     char name[32];
     std::snprintf(name, sizeof name, "frame_%04zu.png", frame);
     if (!capture(window, (std::filesystem::path(dir) / name).string())) return 1;
-    glfwSwapBuffers(window);
+    present(window);
   }
   std::printf("wrote %zu frames to %s\n", total, dir.c_str());
   return 0;
@@ -896,12 +965,12 @@ int run_export(GLFWwindow* window, AppView& app, const Options& opt) {
     return 2;
   }
   for (int i = 0; i < kWarmupFrames; ++i) {
-    glfwPollEvents();
+    poll_events(window);
     render_frame(window, app, 0.0, true);
-    glfwSwapBuffers(window);
+    present(window);
   }
   int w = 0, h = 0;
-  glfwGetFramebufferSize(window, &w, &h);
+  framebuffer_size(window, &w, &h);
   app::VideoExport video;
   if (!video.start(opt.export_path, w, h, opt.fps, &error)) {
     std::fprintf(stderr, "warpviz: %s\n", error.c_str());
@@ -909,14 +978,14 @@ int run_export(GLFWwindow* window, AppView& app, const Options& opt) {
   }
   const std::vector<double> positions = app::export_frame_positions(first, last, opt.fps);
   for (const double position : positions) {
-    glfwPollEvents();
+    poll_events(window);
     app.playback.scrub(position);
     render_frame(window, app, 0.0, true);
     if (!video.add_back_buffer(&error)) {
       std::fprintf(stderr, "warpviz: %s\n", error.c_str());
       return 1;
     }
-    glfwSwapBuffers(window);
+    present(window);
   }
   if (!video.finish(&error)) {
     std::fprintf(stderr, "warpviz: %s\n", error.c_str());
@@ -979,7 +1048,7 @@ int run_bench(GLFWwindow* window, AppView& app, int frames) {
   std::vector<double> wall_ms, thread_ms, raster_ms, ui_ms, submit_ms;
   long vertices = 0, indices = 0, commands = 0;
   for (int i = 0; i < kWarmupFrames + frames; ++i) {
-    glfwPollEvents();
+    poll_events(window);
     if (!app.playback.playing()) {  // loop the trace so every frame animates
       app.playback.jump_to_start();
       app.playback.play();
@@ -988,7 +1057,7 @@ int run_bench(GLFWwindow* window, AppView& app, int frames) {
     const auto t0 = clock::now();
     const double thread0 = cpu_ms(CLOCK_THREAD_CPUTIME_ID), process0 = cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
     render_frame(window, app, kFrameSeconds, true, &parts);
-    glfwSwapBuffers(window);
+    present(window);
     glFinish();  // the frame's pixels are done: nothing of it spills into the next
     const double thread1 = cpu_ms(CLOCK_THREAD_CPUTIME_ID), process1 = cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
     const auto t1 = clock::now();
@@ -1015,7 +1084,7 @@ int run_bench(GLFWwindow* window, AppView& app, int frames) {
     std::printf("  %-58s mean %6.3f ms, p95 %6.3f ms\n", what, mean, p95);
   };
   int w = 0, h = 0;
-  glfwGetFramebufferSize(window, &w, &h);
+  framebuffer_size(window, &w, &h);
   std::printf("%d frames at %d×%d, animation playing, every panel open; GL: %s\n", frames, w, h,
               reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
   std::printf("  per frame: %ld vertices, %ld triangles, %ld draw calls\n", vertices / frames, indices / 3 / frames,
@@ -1061,7 +1130,7 @@ int main(int argc, char** argv) {
   const char* x_display = std::getenv("DISPLAY");
   const char* wayland_display = std::getenv("WAYLAND_DISPLAY");
   const bool svg_export = export_format == app::ExportFormat::Svg;  // no window needed
-  if (!svg_export && !(x_display && *x_display) && !(wayland_display && *wayland_display))
+  if (!svg_export && !opt.headless_gl && !(x_display && *x_display) && !(wayland_display && *wayland_display))
     return no_display("DISPLAY is not set");
 
   // Offscreen runs are reproducible: the saved settings neither apply nor change.
@@ -1143,40 +1212,56 @@ int main(int argc, char** argv) {
 
   // --- Window: GL 3.3 core, as the shaders and ImGui's backend expect --------
   glfwSetErrorCallback([](int, const char* description) { g_window_state.last_glfw_error = description; });
-  if (!glfwInit())
-    return no_display(g_window_state.last_glfw_error.empty() ? "glfwInit failed" : g_window_state.last_glfw_error);
-  g_glfw_live = true;
-  // Glyphs are rasterised on a thread while the window and GL context open, at
-  // the monitor's scale (the window's is checked once it exists).
-  float monitor_scale = 1, unused_scale_y = 1;
-  if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) glfwGetMonitorContentScale(monitor, &monitor_scale, &unused_scale_y);
-  app.content_scale = opt.content_scale.value_or(std::max(1.0f, monitor_scale));
-  std::future<std::unique_ptr<FontBuild>> pending_fonts =
-      std::async(std::launch::async, build_fonts, wanted_scale(app, float(settings.window_h)).fonts,
-                 app.font_text());
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);  // macOS requires it; harmless elsewhere
-  if (opt.offscreen()) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
-  GLFWwindow* window = glfwCreateWindow(settings.window_w, settings.window_h, "warpviz", nullptr, nullptr);
-  if (!window) {
-    std::fprintf(stderr, "warpviz: cannot open an OpenGL 3.3 core window: %s\n", g_window_state.last_glfw_error.c_str());
-    app.close_user_file();
-    g_glfw_live = false;
-    glfwTerminate();
-    return 1;
+  // ---- --offscreen: a headless EGL context in place of the window; GLFW is
+  // never initialised, so no display is needed ----
+  std::unique_ptr<app::HeadlessGl> headless;
+  GLFWwindow* window = nullptr;
+  std::future<std::unique_ptr<FontBuild>> pending_fonts;
+  if (opt.headless_gl) {
+    app.content_scale = opt.content_scale.value_or(1.0f);
+    pending_fonts = std::async(std::launch::async, build_fonts, wanted_scale(app, float(settings.window_h)).fonts,
+                               app.font_text());
+    if (!(headless = open_headless(settings.window_w, settings.window_h))) {
+      app.close_user_file();
+      return 1;
+    }
+    g_headless = headless.get();
+  } else {  // ---- end --offscreen ----
+    if (!glfwInit())
+      return no_display(g_window_state.last_glfw_error.empty() ? "glfwInit failed" : g_window_state.last_glfw_error);
+    g_glfw_live = true;
+    // Glyphs are rasterised on a thread while the window and GL context open, at
+    // the monitor's scale (the window's is checked once it exists).
+    float monitor_scale = 1, unused_scale_y = 1;
+    if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) glfwGetMonitorContentScale(monitor, &monitor_scale, &unused_scale_y);
+    app.content_scale = opt.content_scale.value_or(std::max(1.0f, monitor_scale));
+    pending_fonts =
+        std::async(std::launch::async, build_fonts, wanted_scale(app, float(settings.window_h)).fonts,
+                   app.font_text());
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);  // macOS requires it; harmless elsewhere
+    if (opt.offscreen()) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
+    window = glfwCreateWindow(settings.window_w, settings.window_h, "warpviz", nullptr, nullptr);
+    if (!window) {
+      std::fprintf(stderr, "warpviz: cannot open an OpenGL 3.3 core window: %s\n", g_window_state.last_glfw_error.c_str());
+      app.close_user_file();
+      g_glfw_live = false;
+      glfwTerminate();
+      return 1;
+    }
+    glfwMakeContextCurrent(window);
+    if (!gladLoadGL(glfwGetProcAddress)) {
+      std::fprintf(stderr, "warpviz: cannot load the OpenGL 3.3 functions\n");
+      glfwDestroyWindow(window);
+      app.close_user_file();
+      g_glfw_live = false;
+      glfwTerminate();
+      return 1;
+    }
+    glfwSwapInterval(opt.offscreen() ? 0 : 1);  // vsync, except where frames are timed or captured
   }
-  glfwMakeContextCurrent(window);
-  if (!gladLoadGL(glfwGetProcAddress)) {
-    std::fprintf(stderr, "warpviz: cannot load the OpenGL 3.3 functions\n");
-    glfwDestroyWindow(window);
-    app.close_user_file();
-    g_glfw_live = false;
-    glfwTerminate();
-    return 1;
-  }
-  glfwSwapInterval(opt.offscreen() ? 0 : 1);  // vsync, except where frames are timed or captured
   startup_phase("window and GL context");
   bool file_failed = false;  // a trace file from the command line that did not load
   if (pending_file.valid()) {
@@ -1186,7 +1271,7 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
       std::fprintf(stderr, "warpviz: %s\n", e.what());  // TraceFileError names the file and the problem
       if (!opt.frames_dir.empty() || opt.bench_frames > 0 || !opt.export_path.empty()) {  // nothing to animate
-        glfwDestroyWindow(window);
+        if (window) glfwDestroyWindow(window);  // null with --offscreen
         app.close_user_file();
         g_glfw_live = false;
         glfwTerminate();
@@ -1211,7 +1296,7 @@ int main(int argc, char** argv) {
     if (*opt.step >= app.playback.step_count()) {
       std::fprintf(stderr, "warpviz: --step %zu: the trace has %zu steps (1 to %zu)\n", *opt.step + 1,
                    app.playback.step_count(), app.playback.step_count());
-      glfwDestroyWindow(window);
+      if (window) glfwDestroyWindow(window);  // null with --offscreen
       app.close_user_file();
       g_glfw_live = false;
       glfwTerminate();
@@ -1220,14 +1305,14 @@ int main(int argc, char** argv) {
     app.playback.seek_position(*opt.step);  // as the timeline numbers steps: in play order
   }
   float scale_x = 1, scale_y = 1;
-  glfwGetWindowContentScale(window, &scale_x, &scale_y);
+  if (window) glfwGetWindowContentScale(window, &scale_x, &scale_y);  // --offscreen: 1
   if (!opt.content_scale) app.content_scale = std::max(1.0f, scale_x);
   int window_w = 0, window_h = 0;
-  glfwGetWindowSize(window, &window_w, &window_h);
+  window_size(window, &window_w, &window_h);
   const WantedScale want = wanted_scale(app, float(window_h));
   app.dpi_scale = want.panels;
   g_window_state.app = &app;
-  install_callbacks(window);
+  if (window) install_callbacks(window);
 
   // --- Dear ImGui --------------------------------------------------------------
   // Built again only if the window's scale is not the monitor's, or a trace
@@ -1254,13 +1339,13 @@ int main(int argc, char** argv) {
 
   if (app.settings.imgui_layout.empty()) {
     int w = 0, h = 0;
-    glfwGetWindowSize(window, &w, &h);
+    window_size(window, &w, &h);
     const std::string layout = app.first_use_layout(float(w), float(h));
     ImGui::LoadIniSettingsFromMemory(layout.data(), layout.size());
   } else {
     ImGui::LoadIniSettingsFromMemory(app.settings.imgui_layout.data(), app.settings.imgui_layout.size());
   }
-  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  if (window) ImGui_ImplGlfw_InitForOpenGL(window, true);  // --offscreen: headless_new_frame
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
   int rc = 0;
@@ -1295,10 +1380,13 @@ int main(int argc, char** argv) {
   g_glfw_live = false;
   app.lane_renderer.reset();
   ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
+  if (window) ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
   g_scale = nullptr;  // its atlas outlived the context that used it
-  glfwDestroyWindow(window);
-  glfwTerminate();
+  if (window) {
+    glfwDestroyWindow(window);
+    glfwTerminate();
+  }
+  g_headless = nullptr;  // --offscreen: the context goes with `headless`
   return rc;
 }

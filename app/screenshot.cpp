@@ -12,6 +12,12 @@
 
 namespace warpviz::app {
 
+void read_from_frame() {
+  GLint framebuffer = 0;
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &framebuffer);
+  glReadBuffer(framebuffer != 0 ? GL_COLOR_ATTACHMENT0 : GL_BACK);
+}
+
 bool save_back_buffer_png(int width, int height, const std::string& path, std::string* error) {
   if (width <= 0 || height <= 0) {
     if (error) *error = "the window has no pixels to read back";
@@ -22,7 +28,7 @@ bool save_back_buffer_png(int width, int height, const std::string& path, std::s
   const size_t row = size_t(width) * 3;
   std::vector<uint8_t> pixels(row * size_t(height));
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadBuffer(GL_BACK);
+  read_from_frame();
   glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
 
   // GL's rows run bottom-up, PNG's top-down.

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "screenshot.h"  // read_from_frame
 #include "warpviz/file_write.h"
 #include "warpviz/view/svg_export.h"
 
@@ -211,7 +212,7 @@ bool VideoExport::start(const std::string& path, int width, int height, int fps,
 bool VideoExport::add_back_buffer(std::string* error) {
   if (!running()) return *error = "the export is not running", false;
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadBuffer(GL_BACK);
+  read_from_frame();
   glReadPixels(0, 0, width_, height_, GL_RGB, GL_UNSIGNED_BYTE, pixels_.data());
   size_t sent = 0;
   while (sent < pixels_.size()) {

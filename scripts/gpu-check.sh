@@ -7,14 +7,18 @@
 # shared libraries it needs (libboost_context); scripts/gpu-bundle.sh makes
 # such a folder (build-gpu).
 # WARPVIZ_GPU_CHECK picks sections (default: all of them):
-#   tests traces bank sass bench costs user sanitize
+#   tests traces bank sass bench costs user sanitize frames
+# `frames` times the desktop app on the GPU's own GL driver: warpviz
+# --offscreen (a headless EGL context) from BUILD_DIR/bin (a bundle) or
+# BUILD_DIR/app, with glvnd's loaders unpacked from .gl/*.deb where the
+# machine has no libEGL.so.1 (scripts/gpu-gl-debs.sh fetches them).
 # RESULTS_DIR ends up with summary.txt, traces.tar (the shipped traces recorded
 # here), logs.tar (every log) and measurements.json (bench latency and reduce).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 results=${2:-${OUT:-/tmp/warpviz-gpu}}
-sections=" ${WARPVIZ_GPU_CHECK:-tests traces bank sass bench costs user sanitize} "
+sections=" ${WARPVIZ_GPU_CHECK:-tests traces bank sass bench costs user sanitize frames} "
 wanted() { [[ $sections == *" $1 "* ]]; }
 out=$(mktemp -d)
 mkdir -p "$results" "$out/traces" "$out/logs"
@@ -224,6 +228,89 @@ summary+=("user files: $user_files files, $user_launches launches recorded on th
 # the GPU should hang until the time limit, as the emulator does.
 "$cli" run tests/user_files/deadlock.cu --block 64 --backend cuda --timeout 10 >"$out/logs/user_deadlock_cuda.txt" 2>&1
 summary+=("deadlock.cu on the GPU: exit $? ($(grep -o 'stopped after the time limit[^;(]*' "$out/logs/user_deadlock_cuda.txt" | head -1))")
+fi
+
+if wanted frames; then
+echo "== frame time on this machine's GL driver: warpviz --offscreen (headless EGL)"
+app="$build/bin/warpviz"
+[[ -x $app ]] || app="$build/app/warpviz"
+frames_n=${WARPVIZ_FRAMES_N:-300}
+if [[ ! -x $app ]]; then
+  echo "  no app in $build (bin/warpviz or app/warpviz): scripts/gpu-bundle.sh carries it"
+  summary+=("frames: not run, no app in $build")
+else
+  # glvnd's loaders, where the machine has none (unpacked into / as the
+  # device notes say; only Debian's GL loader packages are carried).
+  if ! ldconfig -p | grep -q 'libEGL\.so\.1 '; then
+    if ls .gl/*.deb >/dev/null 2>&1; then
+      for f in .gl/*.deb; do dpkg -x "$f" /; done
+      ldconfig
+      echo "  unpacked $(ls .gl/*.deb | xargs -n1 basename | tr '\n' ' ')"
+    else
+      echo "  no libEGL.so.1 here and no .gl/*.deb to unpack (scripts/gpu-gl-debs.sh, then carry .gl)"
+    fi
+  fi
+  nvidia_egl=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+  [[ -f $nvidia_egl ]] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nvidia_egl
+  echo "  __EGL_VENDOR_LIBRARY_FILENAMES=${__EGL_VENDOR_LIBRARY_FILENAMES:-(unset)}"
+  size=1600x900
+  panels=()
+  for p in lanes timeline source history votes block scenario bank paths cost; do panels+=(--panel "$p"); done
+  # The GL the context gets, and a look at the frame it draws.
+  if env -u DISPLAY "$app" --offscreen --size $size --scenario reduce_sum --backend cpu --step 99 "${panels[@]}" \
+       --screenshot "$out/logs/frames_reduce_sum.png" >"$out/logs/frames_gl.log" 2>&1; then
+    gl=$(sed -n 's/^warpviz: --offscreen: //p' "$out/logs/frames_gl.log")
+    echo "  $gl"
+    summary+=("frames: $gl")
+    # name|what|arguments: the four cases of the frame goal.
+    # 316 blocks of 256: 31,284 steps x 32 lanes = 1,001,088 lane records.
+    "$cli" run reduce_sum --backend cpu --set n=80896 --set block=256 -o "$out/big.wvt" >"$out/logs/frames_big_trace.log" 2>&1
+    steps=$("$cli" dump "$out/big.wvt" | sed -n 's/^steps *//p')
+    echo "  1M trace: reduce_sum n=80896 block=256, $steps steps = $((steps * 32)) lane records"
+    frame_cases=(
+      "warp_sum|32-lane view (warp_sum)|--scenario warp_sum --backend cpu"
+      "block_256|256-thread block view (reduce_sum)|--scenario reduce_sum --backend cpu --set n=1024 --set block=256"
+      "trace_1m|1M-lane-record trace ($steps steps)|$out/big.wvt"
+      "bank|bank view (bank, column cols=32)|--scenario bank --backend cpu --set pattern=column --set cols=32"
+    )
+    frame_table=()
+    for c in "${frame_cases[@]}"; do
+      IFS='|' read -r name what args <<<"$c"
+      log="$out/logs/frames_$name.log"
+      # shellcheck disable=SC2086
+      env -u DISPLAY "$app" --offscreen --size $size $args "${panels[@]}" --bench-frames "$frames_n" >"$log" 2>&1
+      rc=$?
+      wall=$(awk '/wall time/ {print $(NF-4), $(NF-1); exit}' "$log")
+      thread=$(awk '/app thread CPU time/ {print $(NF-4), $(NF-1); exit}' "$log")
+      mean=${wall%% *}
+      verdict=$(python3 -c "import sys; print('PASS' if float(sys.argv[1]) <= 2 else 'MISS')" "${mean:-nan}" 2>/dev/null || echo "FAILED (exit $rc)")
+      line=$(printf '%-46s wall %s ms (mean p95), app CPU %s ms; goal <= 2 ms wall: %s' "$what:" "${wall:-?}" "${thread:-?}" "$verdict")
+      [[ $rc == 0 ]] || { line+=" (exit $rc)"; tail -5 "$log" | sed 's/^/    /'; }
+      echo "  $line"
+      frame_table+=("$line")
+    done
+    # Exec to the first frame finished, for the 1M-record trace: warpviz's
+    # own WARPVIZ_STARTUP_TIMES report, five runs.
+    firsts=()
+    for run in 1 2 3 4 5; do
+      WARPVIZ_STARTUP_TIMES=1 env -u DISPLAY "$app" --offscreen --size $size "$out/big.wvt" "${panels[@]}" \
+        --screenshot "$out/big.png" >/dev/null 2>"$out/logs/frames_first_$run.log"
+      firsts+=("$(sed -n 's/^startup: *\([0-9.]*\) ms  first frame$/\1/p' "$out/logs/frames_first_$run.log")")
+    done
+    median=$(printf '%s\n' "${firsts[@]}" | sort -n | sed -n 3p)
+    first_verdict=$(python3 -c "import sys; print('PASS' if float(sys.argv[1]) <= 500 else 'MISS')" "${median:-nan}" 2>/dev/null || echo "FAILED")
+    first_line="start to first frame, 1M-lane-record trace: ${firsts[*]} ms, median ${median:-?} ms; goal <= 500 ms: $first_verdict"
+    echo "  $first_line"
+    sed 's/^/    /' "$out/logs/frames_first_5.log"
+    rm -f "$out/big.wvt" "$out/big.png"
+    for line in "${frame_table[@]}"; do summary+=("frames, $frames_n at $size, every panel: $line"); done
+    summary+=("frames: $first_line")
+  else
+    echo "  BLOCKED: GL did not start through EGL here:"
+    sed 's/^/    /' "$out/logs/frames_gl.log"
+    summary+=("frames: BLOCKED, GL did not start: $(grep -m1 'warpviz:' "$out/logs/frames_gl.log")")
+  fi
+fi
 fi
 
 {

@@ -13,6 +13,7 @@ packages=(
   fonts-wqy-microhei     # the app's font: Latin and Chinese (the seeds' language)
   xvfb xauth             # GUI tests without a display (xvfb-run needs xauth)
   libgl1-mesa-dri        # Mesa's software GL, so Xvfb offers GLX / OpenGL 3.3
+  libegl-dev             # warpviz --offscreen: a headless GL context through EGL (Mesa's or a GPU driver's)
   ffmpeg                 # --export OUT.mp4/.webm/.gif, and ffprobe for its tests
   clang libclang-rt-14-dev  # the libFuzzer targets (tests/fuzz, scripts/fuzz.sh)
 )

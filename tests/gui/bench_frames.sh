@@ -8,7 +8,7 @@
 #    256-thread block with the block view (reduce_sum, block 256): the CPU time
 #    of a frame, animation running, every panel shown.
 # 2. Start (exec) to first frame for a trace of about 1,000,000 lane records
-#    (reduce_sum over 694 blocks of 256: 31,230 steps x 32 lanes) against a
+#    (reduce_sum over 316 blocks of 256: 31,284 steps x 32 lanes) against a
 #    one-warp trace's: the difference is what the size costs. Then 300 frames
 #    on that big trace.
 # Runs under one Xvfb server (software GL), started here when DISPLAY is unset.
@@ -53,7 +53,7 @@ first_frame_ms() {
 
 echo
 echo "== start to first frame (exec to the first frame swapped and finished) =="
-"$cli" run reduce_sum --set n=177664 --set block=256 -o "$work/big.wvt" >/dev/null 2>&1
+"$cli" run reduce_sum --set n=80896 --set block=256 -o "$work/big.wvt" >/dev/null 2>&1
 "$cli" run warp_sum -o "$work/small.wvt" >/dev/null 2>&1
 steps=$("$cli" dump "$work/big.wvt" | sed -n 's/^steps *//p')
 echo "big trace: $steps steps = $((steps * 32)) lane records, $(du -h "$work/big.wvt" | cut -f1) on disk"

@@ -10,6 +10,7 @@
 //   --expect-dominant RRGGBB[~T]:F at least a share F (0..1) of the region's pixels near the colour
 //   --expect-hues N               at least N distinct saturated colours (each on 40 pixels or more)
 //   --expect-busy F               at least a share F of pixels differ from the region's commonest colour
+//   --expect-same OTHER.png~T:N   at most N pixels differ from OTHER's (same size) by more than T in a channel
 //   --print-colours N             prints the N commonest colours (to write new expectations)
 //   --save-region OUT.png         writes the region as a PNG (to look at what a check saw)
 //
@@ -152,6 +153,7 @@ int main(int argc, char** argv) {
         "  --expect-dominant RRGGBB[~T]:F at least a share F of the region\n"
         "  --expect-hues N                at least N saturated colours, 40 pixels each\n"
         "  --expect-busy F                at least a share F unlike the commonest colour\n"
+        "  --expect-same OTHER.png~T:N    at most N pixels off OTHER's by more than T a channel\n"
         "  --print-colours N              the N commonest colours\n"
         "  --save-region OUT.png          the region as a PNG\n");
     return argc < 2 ? 2 : 0;
@@ -209,6 +211,34 @@ int main(int argc, char** argv) {
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.3f (want >= %.3f)", busy, want);
       all_ok &= report(busy >= want, "share not background" + where + ": " + buf);
+    } else if (flag == "--expect-same") {
+      // OTHER.png~T:N, read from the right (a path may hold ':' or '~').
+      const size_t colon = value.rfind(':'), tilde = value.rfind('~', colon);
+      if (colon == std::string::npos || tilde == std::string::npos) usage_error("--expect-same " + value + ": expected OTHER.png~T:N");
+      const std::string other_path = value.substr(0, tilde);
+      const int tolerance = std::atoi(value.substr(tilde + 1, colon - tilde - 1).c_str());
+      const long allowed = std::atol(value.substr(colon + 1).c_str());
+      int ow = 0, oh = 0, oc = 0;
+      unsigned char* other = stbi_load(other_path.c_str(), &ow, &oh, &oc, 3);
+      if (!other) usage_error("cannot read " + other_path + ": " + stbi_failure_reason());
+      long differing = 0;
+      int worst = 0;
+      if (ow == img.w && oh == img.h) {
+        for (int y = region.y; y < region.y + region.h; ++y)
+          for (int x = region.x; x < region.x + region.w; ++x) {
+            const unsigned char* a = img.at(x, y);
+            const unsigned char* b = other + (size_t(y) * ow + x) * 3;
+            int d = 0;
+            for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(int(a[c]) - int(b[c])));
+            worst = std::max(worst, d);
+            differing += d > tolerance;
+          }
+      }
+      stbi_image_free(other);
+      all_ok &= report(ow == img.w && oh == img.h && differing <= allowed,
+                       "like " + other_path + " (" + std::to_string(ow) + "x" + std::to_string(oh) + ")" + where + ": " +
+                           std::to_string(differing) + " px off by more than " + std::to_string(tolerance) +
+                           ", the most " + std::to_string(worst) + " (want <= " + std::to_string(allowed) + " px)");
     } else if (flag == "--print-colours") {
       auto counts = histogram(img, region);
       std::vector<std::pair<long, uint32_t>> sorted;
