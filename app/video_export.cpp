@@ -1,7 +1,5 @@
 #include "video_export.h"
 
-#include <glad/gl.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -208,11 +206,13 @@ bool VideoExport::start(const std::string& path, int width, int height, int fps,
   return true;
 }
 
-bool VideoExport::add_back_buffer(std::string* error) {
+bool VideoExport::add_frame(FrameTarget& target, std::string* error) {
   if (!running()) return *error = "the export is not running", false;
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadBuffer(GL_BACK);
-  glReadPixels(0, 0, width_, height_, GL_RGB, GL_UNSIGNED_BYTE, pixels_.data());
+  const PixelSize size = target.framebuffer_size();
+  if (size.w != width_ || size.h != height_)
+    return *error = "the frame is " + std::to_string(size.w) + "x" + std::to_string(size.h) + ", the video " +
+                    std::to_string(width_) + "x" + std::to_string(height_), false;
+  if (!target.read_rgb(&pixels_, error)) return false;
   size_t sent = 0;
   while (sent < pixels_.size()) {
     const ssize_t n = ::write(pipe_fd_, pixels_.data() + sent, pixels_.size() - sent);
