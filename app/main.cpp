@@ -12,7 +12,6 @@
 //   interactive_loop  the loop, File > Export, Ctrl+Shift+S, the saved session
 //   offscreen_runs    --screenshot, --frames, --export
 //   frame_bench       --bench-frames
-#include <glad/gl.h>
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 

@@ -201,7 +201,6 @@ bool VideoExport::start(const std::string& path, int width, int height, int fps,
   height_ = height;
   pipe_fd_ = fds[1];
   child_ = child;
-  frames_ = 0;
   pixels_.assign(size_t(width) * size_t(height) * 3, 0);
   return true;
 }
@@ -228,7 +227,6 @@ bool VideoExport::add_frame(FrameTarget& target, std::string* error) {
     }
     sent += size_t(n);
   }
-  ++frames_;
   return true;
 }
 

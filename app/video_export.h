@@ -57,7 +57,6 @@ class VideoExport {
   bool finish(std::string* error);
   void cancel();
   bool running() const { return child_ > 0; }
-  size_t frames_sent() const { return frames_; }
 
  private:
   void stop_child(bool kill_it, int* status);
@@ -65,7 +64,6 @@ class VideoExport {
   int width_ = 0, height_ = 0;
   int pipe_fd_ = -1;
   pid_t child_ = -1;
-  size_t frames_ = 0;
   std::vector<unsigned char> pixels_;
 };
 
