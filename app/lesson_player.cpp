@@ -9,6 +9,7 @@
 #include <cfloat>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "app_view.h"
 #include "data_dirs.h"
@@ -20,7 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The file's text, or "" when it cannot be read (the parser says why).
+// The file's text, or "" when it cannot be read.
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
@@ -28,48 +29,18 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
-// A lesson that parses and whose every slide can run; LessonError otherwise.
-view::Lesson checked_lesson(const std::string& path, const std::string& text) {
-  view::Lesson lesson = view::parse_lesson(text, path);
-  const std::vector<std::string> problems = view::lesson_problems(lesson);
-  if (!problems.empty()) {
-    std::string all;
-    for (const std::string& p : problems) all += (all.empty() ? "" : "\n") + p;
-    throw view::LessonError(all);
-  }
-  return lesson;
-}
-
-// Whether two slides run the same thing from the same place: a save that only
-// edits captions, the panel or the stop keeps the step on screen.
-bool same_run(const view::LessonSlide& a, const view::LessonSlide& b) {
-  const auto file_key = [](const user::FileRequest& r) {
-    return std::tie(r.path, r.kernel, r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z, r.shared,
-                    r.inputs, r.args, r.lens);
-  };
-  return a.source == b.source && a.start_step == b.start_step && a.scenario.scenario == b.scenario.scenario &&
-         a.scenario.sets == b.scenario.sets && a.scenario.input == b.scenario.input && a.trace_path == b.trace_path &&
-         file_key(a.file) == file_key(b.file);
-}
-
 }  // namespace
 
 bool AppView::open_lesson(const std::string& path, size_t slide) {
   try {
-    const std::string text = read_text(path);
-    view::Lesson loaded = text.empty() && !fs::is_regular_file(path) ? view::load_lesson(path)  // says why
-                                                                     : checked_lesson(path, text);
-    if (slide >= loaded.slides.size()) {
+    view::LessonFile file;
+    file.open(path);
+    if (slide >= file.lesson().slides.size()) {
       error_message = path + ": slide " + std::to_string(slide + 1) + ": the lesson has " +
-                      std::to_string(loaded.slides.size()) + " slides";
+                      std::to_string(file.lesson().slides.size()) + " slides";
       return false;
     }
-    std::error_code ec;
-    lesson = LessonPlayer{};
-    lesson.lesson = std::move(loaded);
-    lesson.text = text;
-    lesson.loaded = true;
-    lesson.mtime = fs::last_write_time(path, ec);
+    lesson = LessonPlayer{std::move(file)};
     fonts_stale = true;  // its captions' glyphs
     show_slide(slide);
     return true;
@@ -80,10 +51,10 @@ bool AppView::open_lesson(const std::string& path, size_t slide) {
 }
 
 void AppView::show_slide(size_t index) {
-  if (!lesson.loaded || index >= lesson.lesson.slides.size()) return;
+  if (!lesson.file.loaded() || index >= lesson.file.lesson().slides.size()) return;
   lesson.slide = index;
   lesson.stop_armed = true;
-  const view::LessonSlide& slide = lesson.lesson.slides[index];
+  const view::LessonSlide& slide = lesson.file.lesson().slides[index];
   const size_t start = slide.start_step - 1;  // 1-based in the file, as --step
   switch (slide.source) {
     case view::SlideSource::Scenario:
@@ -112,7 +83,7 @@ void AppView::show_slide(size_t index) {
 }
 
 void AppView::turn_slide(int direction) {
-  if (!lesson.loaded && !open_lesson(builtin_lesson_path(), 0)) {
+  if (!lesson.file.loaded() && !open_lesson(builtin_lesson_path(), 0)) {
     // No lesson file: the scenario table's order, as warpviz-cli list prints it.
     run_scenario(ScenarioRequest{adjacent_scenario(last_request.scenario, direction).name, {}, ""}, backend);
     return;
@@ -120,13 +91,13 @@ void AppView::turn_slide(int direction) {
   // From the slide on screen; after a detour through another scenario, from
   // that scenario's slide (or the start).
   size_t from = lesson.slide;
-  if (!shown_slide()) from = user_file ? lesson.lesson.slides.size()
-                                       : view::find_scenario_slide(lesson.lesson, last_request.scenario);
-  show_slide(view::adjacent_slide(lesson.lesson, from, direction));
+  if (!shown_slide()) from = user_file ? lesson.file.lesson().slides.size()
+                                       : view::find_scenario_slide(lesson.file.lesson(), last_request.scenario);
+  show_slide(view::adjacent_slide(lesson.file.lesson(), from, direction));
 }
 
 bool AppView::poll_lesson() {
-  if (!lesson.loaded) return false;
+  if (!lesson.file.loaded()) return false;
   bool changed = false;
   // A slide's stop: playing pauses there once; Space plays on past it.
   const view::LessonSlide* slide = shown_slide();
@@ -138,36 +109,27 @@ bool AppView::poll_lesson() {
     changed = true;
   }
 
+  // A save: edited captions show in place; a slide that runs something else
+  // runs it.
   const double now = ImGui::GetTime();
-  if (now < lesson.next_poll) return changed;
-  lesson.next_poll = now + 1.0;
-  const std::string& path = lesson.lesson.path;
-  std::error_code ec;
-  const fs::file_time_type mtime = fs::last_write_time(path, ec);
-  if (ec || mtime == lesson.mtime) return changed;  // gone for a moment (an editor's save): wait
-  lesson.mtime = mtime;
-  const std::string text = read_text(path);
-  try {
-    view::Lesson reloaded = checked_lesson(path, text);
-    const bool shown = shown_slide() != nullptr;
-    const view::LessonSlide old = lesson.lesson.slides[lesson.slide];
-    lesson.lesson = std::move(reloaded);
-    lesson.text = text;
-    lesson.reload_error.clear();
-    fonts_stale = true;
-    const size_t index = std::min(lesson.slide, lesson.lesson.slides.size() - 1);
-    // Edited captions show in place; a slide that runs something else runs it.
-    if (shown && (index != lesson.slide || !same_run(old, lesson.lesson.slides[index]))) show_slide(index);
-    lesson.slide = index;
-  } catch (const std::exception& e) {
-    lesson.reload_error = e.what();
+  if (!lesson.file.due(now)) return changed;
+  const bool shown = shown_slide() != nullptr;
+  const view::LessonSlide old = lesson.file.lesson().slides[lesson.slide];
+  switch (lesson.file.poll(now)) {
+    case view::LessonFile::Poll::Unchanged: return changed;
+    case view::LessonFile::Poll::Failed: return true;  // the error shows above the caption
+    case view::LessonFile::Poll::Reloaded: break;
   }
+  fonts_stale = true;
+  const view::SlideAfterReload after = view::slide_after_reload(old, lesson.slide, lesson.file.lesson());
+  if (shown && after.rerun) show_slide(after.index);
+  lesson.slide = after.index;
   return true;
 }
 
 const view::LessonSlide* AppView::shown_slide() const {
-  if (!lesson.loaded || lesson.slide >= lesson.lesson.slides.size()) return nullptr;
-  const view::LessonSlide& slide = lesson.lesson.slides[lesson.slide];
+  if (!lesson.file.loaded() || lesson.slide >= lesson.file.lesson().slides.size()) return nullptr;
+  const view::LessonSlide& slide = lesson.file.lesson().slides[lesson.slide];
   switch (slide.source) {
     case view::SlideSource::Scenario:
       return !user_file && trace_origin == "scenario" && last_request.scenario == slide.scenario.scenario ? &slide
@@ -188,7 +150,7 @@ view::SlidePanel AppView::presentation_panel() const {
 
 void AppView::draw_lesson_caption(float size, bool presentation_colours) {
   const view::LessonSlide* slide = shown_slide();
-  if (!slide && lesson.reload_error.empty()) return;
+  if (!slide && lesson.file.reload_error().empty()) return;
   ImFont* font = fonts.large ? fonts.large : ImGui::GetFont();
   const float width = std::max(1.0f, ImGui::GetContentRegionAvail().x);
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -199,11 +161,11 @@ void AppView::draw_lesson_caption(float size, bool presentation_colours) {
     layout_report().role(role, text, at, ImVec2(at.x + box.x, at.y + box.y), px);
     ImGui::Dummy(ImVec2(box.x, box.y + px * 0.25f));
   };
-  if (!lesson.reload_error.empty())
-    wrapped(tr("Lesson not reloaded: ", "课程未重新加载：") + lesson.reload_error, IM_COL32(255, 110, 110, 255),
+  if (!lesson.file.reload_error().empty())
+    wrapped(tr("Lesson not reloaded: ", "课程未重新加载：") + lesson.file.reload_error(), IM_COL32(255, 110, 110, 255),
             size * 0.7f, "lesson_error");
   if (!slide) return;
-  const std::string counter = std::to_string(lesson.slide + 1) + "/" + std::to_string(lesson.lesson.slides.size());
+  const std::string counter = std::to_string(lesson.slide + 1) + "/" + std::to_string(lesson.file.lesson().slides.size());
   const ImU32 colour = presentation_colours ? IM_COL32(255, 255, 255, 255) : IM_COL32(150, 210, 255, 255);
   wrapped(counter + "  " + slide->caption_in(language), colour, size, "lesson_caption");
 }
@@ -211,7 +173,7 @@ void AppView::draw_lesson_caption(float size, bool presentation_colours) {
 std::string AppView::font_text() const {
   // The built-in lesson's captions always: PageDown may open it at any time.
   static const std::string builtin = read_text(builtin_lesson_path());
-  return trace.meta.source_text + builtin + lesson.text;
+  return trace.meta.source_text + builtin + lesson.file.text();
 }
 
 }  // namespace warpviz::app

@@ -186,6 +186,10 @@ void AppView::arrange_empty_panels() {
   };
   // Votes first: in the first-use layout block sits beyond it.
   const bool votes = panels.shown("votes"), block = panels.shown("block");
+  // A reduction's banks lie under the votes (reduce_sum's warpSums): empty
+  // votes give them their place first, rather than leave a hole over them.
+  if (panels.shown("bank") && trace_facts.has_shared)
+    grow("###bank", {std::tuple{"###votes", trace_facts.no_votes, votes}});
   if (panels.shown("history"))
     grow("###history", {std::tuple{"###votes", trace_facts.no_votes, votes},
                         std::tuple{"###block", trace_facts.no_block, block}});

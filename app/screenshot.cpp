@@ -1,10 +1,8 @@
 #include "screenshot.h"
 
-#include <glad/gl.h>
-
-#include <cstdint>
 #include <cstring>
-#include <vector>
+
+#include "warpviz/file_write.h"
 
 // The implementation comes from Debian's libstb, which the app links for
 // Dear ImGui's font code anyway.
@@ -12,36 +10,36 @@
 
 namespace warpviz::app {
 
-void read_from_frame() {
-  GLint framebuffer = 0;
-  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &framebuffer);
-  glReadBuffer(framebuffer != 0 ? GL_COLOR_ATTACHMENT0 : GL_BACK);
+std::vector<unsigned char> encode_png(PixelSize size, const std::vector<unsigned char>& rgb) {
+  std::vector<unsigned char> png;
+  const size_t row = size_t(size.w) * 3;
+  if (size.w <= 0 || size.h <= 0 || rgb.size() < row * size_t(size.h)) return png;
+  // GL's rows run bottom-up, PNG's top-down.
+  std::vector<unsigned char> top_down(row * size_t(size.h));
+  for (int y = 0; y < size.h; ++y)
+    std::memcpy(top_down.data() + size_t(y) * row, rgb.data() + size_t(size.h - 1 - y) * row, row);
+  const auto append = [](void* context, void* data, int n) {
+    auto* out = static_cast<std::vector<unsigned char>*>(context);
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    out->insert(out->end(), bytes, bytes + n);
+  };
+  if (!stbi_write_png_to_func(append, &png, size.w, size.h, 3, top_down.data(), int(row))) png.clear();
+  return png;
 }
 
-bool save_back_buffer_png(int width, int height, const std::string& path, std::string* error) {
-  if (width <= 0 || height <= 0) {
-    if (error) *error = "the window has no pixels to read back";
+bool save_frame_png(FrameTarget& target, const std::string& path, std::string* error) {
+  const PixelSize size = target.framebuffer_size();
+  std::vector<unsigned char> rgb;
+  if (!target.read_rgb(&rgb, error)) return false;
+  const std::vector<unsigned char> png = encode_png(size, rgb);
+  if (png.empty()) {
+    if (error) *error = "cannot write " + path + ": the PNG encoder failed";
     return false;
   }
-  // RGB, not RGBA: ImGui's blending leaves the back buffer's alpha below 1,
-  // which an image viewer would show as see-through.
-  const size_t row = size_t(width) * 3;
-  std::vector<uint8_t> pixels(row * size_t(height));
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  read_from_frame();
-  glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
-
-  // GL's rows run bottom-up, PNG's top-down.
-  std::vector<uint8_t> tmp(row);
-  for (int y = 0; y < height / 2; ++y) {
-    uint8_t* a = pixels.data() + size_t(y) * row;
-    uint8_t* b = pixels.data() + size_t(height - 1 - y) * row;
-    std::memcpy(tmp.data(), a, row);
-    std::memcpy(a, b, row);
-    std::memcpy(b, tmp.data(), row);
-  }
-  if (!stbi_write_png(path.c_str(), width, height, 3, pixels.data(), int(row))) {
-    if (error) *error = "cannot write " + path;
+  try {
+    write_file_replacing(path, png.data(), png.size());
+  } catch (const FileWriteError& e) {
+    if (error) *error = e.what();
     return false;
   }
   return true;

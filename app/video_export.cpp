@@ -1,7 +1,5 @@
 #include "video_export.h"
 
-#include <glad/gl.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -18,7 +16,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "screenshot.h"  // read_from_frame
 #include "warpviz/file_write.h"
 #include "warpviz/view/svg_export.h"
 
@@ -204,16 +201,17 @@ bool VideoExport::start(const std::string& path, int width, int height, int fps,
   height_ = height;
   pipe_fd_ = fds[1];
   child_ = child;
-  frames_ = 0;
   pixels_.assign(size_t(width) * size_t(height) * 3, 0);
   return true;
 }
 
-bool VideoExport::add_back_buffer(std::string* error) {
+bool VideoExport::add_frame(FrameTarget& target, std::string* error) {
   if (!running()) return *error = "the export is not running", false;
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  read_from_frame();
-  glReadPixels(0, 0, width_, height_, GL_RGB, GL_UNSIGNED_BYTE, pixels_.data());
+  const PixelSize size = target.framebuffer_size();
+  if (size.w != width_ || size.h != height_)
+    return *error = "the frame is " + std::to_string(size.w) + "x" + std::to_string(size.h) + ", the video " +
+                    std::to_string(width_) + "x" + std::to_string(height_), false;
+  if (!target.read_rgb(&pixels_, error)) return false;
   size_t sent = 0;
   while (sent < pixels_.size()) {
     const ssize_t n = ::write(pipe_fd_, pixels_.data() + sent, pixels_.size() - sent);
@@ -229,7 +227,6 @@ bool VideoExport::add_back_buffer(std::string* error) {
     }
     sent += size_t(n);
   }
-  ++frames_;
   return true;
 }
 

@@ -1,5 +1,5 @@
 // Export of the animation to MP4, WebM or GIF: rendered frames read back
-// from the window and piped, as raw RGB, into an ffmpeg child process. The
+// from the frame target (frame_target.h: the window, or a headless one) and piped, as raw RGB, into an ffmpeg child process. The
 // command line (--export) and File > Export drive the same VideoExport one
 // frame at a time, so the app keeps drawing (and can cancel) between frames.
 //
@@ -13,6 +13,8 @@
 #include <string>
 #include <sys/types.h>
 #include <vector>
+
+#include "frame_target.h"
 
 namespace warpviz::app {
 
@@ -48,13 +50,13 @@ class VideoExport {
   // it when finished: a failed or cancelled export leaves an existing file as
   // it was) for frames of width x height pixels. False with `error`.
   bool start(const std::string& path, int width, int height, int fps, std::string* error);
-  // Reads the bound back buffer (call before the swap) and sends it to ffmpeg.
-  bool add_back_buffer(std::string* error);
+  // Reads the frame `target` just rendered (before it is presented) and
+  // sends it to ffmpeg.
+  bool add_frame(FrameTarget& target, std::string* error);
   // Closes ffmpeg's input, waits for it and puts the file in place.
   bool finish(std::string* error);
   void cancel();
   bool running() const { return child_ > 0; }
-  size_t frames_sent() const { return frames_; }
 
  private:
   void stop_child(bool kill_it, int* status);
@@ -62,7 +64,6 @@ class VideoExport {
   int width_ = 0, height_ = 0;
   int pipe_fd_ = -1;
   pid_t child_ = -1;
-  size_t frames_ = 0;
   std::vector<unsigned char> pixels_;
 };
 

@@ -16,6 +16,7 @@
 #include "warpviz/trace_io.h"
 #include "warpviz/user_file.h"
 #include "warpviz/user_source.h"
+#include "warpviz/view/run_options.h"
 
 namespace warpviz::cli {
 
@@ -58,26 +59,6 @@ const char* const kRunFileHelp = R"(usage: warpviz-cli run FILE.cu [options] [--
   program crashed, deadlocked, ran past the time limit or exited non-zero.
 )";
 
-Dim3 parse_dims(const std::string& option, const std::string& text) {
-  uint32_t v[3] = {1, 1, 1};
-  std::istringstream in(text);
-  std::string item;
-  int n = 0;
-  while (std::getline(in, item, ',')) {
-    const auto x = parse_value(DType::U32, item);
-    if (n == 3 || !x || *x == 0) throw UsageError(option + " " + text + ": takes X[,Y[,Z]], each a positive number");
-    v[n++] = uint32_t(*x);
-  }
-  if (n == 0) throw UsageError(option + " needs X[,Y[,Z]]");
-  return Dim3{v[0], v[1], v[2]};
-}
-
-std::pair<std::string, std::string> name_value(const std::string& option, const std::string& text) {
-  const size_t eq = text.find('=');
-  if (eq == std::string::npos || eq == 0) throw UsageError(option + " takes NAME=VALUE, got '" + text + "'");
-  return {text.substr(0, eq), text.substr(eq + 1)};
-}
-
 void print_launches(const user::FileRun& run) {
   for (size_t i = 0; i < run.launches.size(); ++i) {
     const Trace& t = run.launches[i];
@@ -108,27 +89,10 @@ int run_run_file(const Args& args) {
     if (a == "--") {
       request.program_args.assign(args.begin() + long(i) + 1, args.end());
       break;
-    } else if (a == "--kernel") {
-      request.kernel = option_value(args, i);
-    } else if (a == "--grid") {
-      request.grid = parse_dims(a, option_value(args, i));
-    } else if (a == "--block") {
-      request.block = parse_dims(a, option_value(args, i));
-    } else if (a == "--shared") {
-      const std::string v = option_value(args, i);
-      const auto n = parse_value(DType::U32, v);
-      if (!n) throw UsageError("--shared " + v + ": a number of bytes");
-      request.shared = *n;
-    } else if (a == "--input") {
-      const std::string v = option_value(args, i);
-      const size_t eq = v.find('=');
-      // "values:a,b" has no '='; "in=iota" names an array.
-      if (eq != std::string::npos && v.find(':') > eq) request.inputs.emplace_back(v.substr(0, eq), v.substr(eq + 1));
-      else request.inputs.emplace_back("", v);
-    } else if (a == "--arg") {
-      request.args.push_back(name_value(a, option_value(args, i)));
-    } else if (a == "--len") {
-      request.lens.push_back(name_value(a, option_value(args, i)));
+    } else if (view::is_file_option(a)) {
+      const std::string value = option_value(args, i);
+      std::string error;
+      if (view::take_file_option(a, value, &request, &error) == view::RunOption::Bad) throw UsageError(error);
     } else if (a == "--launch") {
       launch = option_value(args, i);
     } else if (a == "--timeout") {
@@ -154,8 +118,6 @@ int run_run_file(const Args& args) {
       json = true;
     } else if (a == "--scenario") {
       request.scenario = option_value(args, i);
-    } else if (a == "--set") {
-      request.sets.push_back(name_value(a, option_value(args, i)));
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError("unknown option '" + a + "'");
     } else if (request.path.empty()) {

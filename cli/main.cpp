@@ -7,6 +7,7 @@
 #include "warpviz/scenario.h"
 #include "warpviz/trace_io.h"
 #include "warpviz/version.h"
+#include "warpviz/view/run_options.h"
 
 namespace {
 
@@ -46,15 +47,11 @@ std::string option_value(const Args& args, size_t& i) {
 }
 
 bool take_request_option(const Args& args, size_t& i, ScenarioRequest& request) {
-  if (args[i] == "--input") {
-    request.input = option_value(args, i);
-    return true;
-  }
-  if (args[i] != "--set") return false;
-  const std::string kv = option_value(args, i);
-  const size_t eq = kv.find('=');
-  if (eq == std::string::npos || eq == 0) throw UsageError("--set takes NAME=VALUE, got '" + kv + "'");
-  request.sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  if (!view::is_scenario_option(args[i])) return false;
+  const std::string option = args[i];
+  const std::string value = option_value(args, i);
+  std::string error;
+  if (view::take_scenario_option(option, value, &request, &error) == view::RunOption::Bad) throw UsageError(error);
   return true;
 }
 

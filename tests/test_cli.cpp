@@ -207,6 +207,20 @@ TEST_CASE("diff: paths in another order are equal path by path, and said", "[cli
   fs::remove_all(dir);
 }
 
+TEST_CASE("a bad run option says what the app says (view/run_options.h)", "[cli][errors]") {
+  // A scenario's --set, and a .cu file's: the message names the option and the value.
+  const CommandResult set = cli("run warp_sum --set width");
+  CHECK(set.exit_code == 2);
+  CHECK(set.out.find("warpviz-cli run: --set width: expected NAME=VALUE") != std::string::npos);
+  const std::string cu = std::string(WARPVIZ_SOURCE_DIR) + "/tests/user_files/my_sum.cu";
+  const CommandResult grid = cli("run " + cu + " --grid 0");
+  CHECK(grid.exit_code == 2);
+  CHECK(grid.out.find("warpviz-cli run: --grid 0: expected X[,Y[,Z]], each a positive number") != std::string::npos);
+  const CommandResult arg = cli("run " + cu + " --arg n");
+  CHECK(arg.exit_code == 2);
+  CHECK(arg.out.find("warpviz-cli run: --arg n: expected NAME=VALUE") != std::string::npos);
+}
+
 TEST_CASE("bad input: clear messages and exit 2", "[cli][errors]") {
   const CommandResult unknown = cli("run warp_summ");
   CHECK(unknown.exit_code == 2);
