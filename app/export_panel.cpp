@@ -79,7 +79,8 @@ void AppView::draw_export_dialog() {
     const ImVec2 size = ImGui::GetIO().DisplaySize;
     const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
     w = int(size.x * scale.x), h = int(size.y * scale.y);
-    ImGui::TextDisabled(tr("%dx%d: the window's size; each step is one second", "%dx%d：窗口大小；每步一秒"), w, h);
+    ImGui::TextDisabled(tr("%dx%d: the window's size; each step is one second (a watch rests with its round)",
+                            "%dx%d：窗口大小；每步一秒（watch 与其所在轮合并）"), w, h);
   } else if (format == ExportFormat::Svg) {
     ImGui::TextDisabled("%s", tr("the step on screen, as vector graphics", "当前这一步，矢量图"));
   }

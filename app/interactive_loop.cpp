@@ -47,7 +47,8 @@ bool step_export(FrameContext& frame, ExportRun& run) {
       return app.error_message = error, false;
     const PixelSize size = frame.target.framebuffer_size();
     if (!run.video.start(e.path, size.w, size.h, e.fps, &error)) return app.error_message = error, false;
-    run.positions = export_frame_positions(first, last, e.fps);
+    run.positions =
+        export_frame_positions(first, last, e.fps, watches_resting_with_round(app.trace, app.playback.order()));
     run.saved_presentation = app.presentation;
     run.saved_position = app.playback.position();
     app.playback.pause();

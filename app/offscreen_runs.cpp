@@ -110,7 +110,9 @@ int run_export(FrameContext& frame, const Options& opt) {
     std::fprintf(stderr, "warpviz: %s\n", error.c_str());
     return 1;
   }
-  const std::vector<double> positions = export_frame_positions(first, last, opt.fps);
+  const std::vector<bool> resting = watches_resting_with_round(app.trace, app.playback.order());
+  const std::vector<double> positions = export_frame_positions(first, last, opt.fps, resting);
+  const size_t seconds = positions.size() / size_t(opt.fps);
   for (const double position : positions) {
     frame.target.poll_events();
     app.playback.scrub(position);
@@ -125,8 +127,11 @@ int run_export(FrameContext& frame, const Options& opt) {
     std::fprintf(stderr, "warpviz: %s\n", error.c_str());
     return 1;
   }
-  std::printf("wrote %s: steps %zu to %zu, %zu frames at %d fps, %dx%d\n", opt.export_path.c_str(), first + 1,
-              last + 1, positions.size(), opt.fps, size.w, size.h);
+  // "(5 seconds: a watch rests with its round)" where watches gave no second of their own.
+  const std::string folded =
+      seconds != last - first + 1 ? " (" + std::to_string(seconds) + " seconds: a watch rests with its round)" : "";
+  std::printf("wrote %s: steps %zu to %zu%s, %zu frames at %d fps, %dx%d\n", opt.export_path.c_str(), first + 1,
+              last + 1, folded.c_str(), positions.size(), opt.fps, size.w, size.h);
   return 0;
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "warpviz/file_write.h"
+#include "warpviz/view/lane_view.h"
 #include "warpviz/view/svg_export.h"
 
 namespace warpviz::app {
@@ -47,19 +48,41 @@ std::string ffmpeg_missing_message(const std::string& path) {
   return "--export " + path + " needs ffmpeg (apt install ffmpeg)";
 }
 
-std::vector<double> export_frame_positions(size_t first, size_t last, int fps) {
+std::vector<double> export_frame_positions(size_t first, size_t last, int fps,
+                                           const std::vector<bool>& rests_with_round) {
   std::vector<double> positions;
   if (fps < 1 || last < first) return positions;
+  // The positions that get a second: the first, and every one that is not a
+  // watch resting with its round.
+  std::vector<size_t> shown;
+  for (size_t p = first; p <= last; ++p)
+    if (p == first || p >= rests_with_round.size() || !rests_with_round[p]) shown.push_back(p);
   const int moving = fps / 2, resting = fps - moving;
-  for (size_t step = first; step <= last; ++step) {
-    const bool final_step = step == last;
-    for (int i = 0; i < (final_step ? fps : resting); ++i) positions.push_back(double(step));
-    if (final_step) break;
-    // The transition's frames end just before the next step lands; its own
-    // resting frames show it landed.
-    for (int i = 0; i < moving; ++i) positions.push_back(double(step) + double(i + 1) / double(moving + 1));
+  for (size_t i = 0; i < shown.size(); ++i) {
+    if (i + 1 == shown.size()) {
+      // The last second rests on the last position, a watch or not: the same
+      // picture, and the timeline's counter reaches the end.
+      for (int f = 0; f < fps; ++f) positions.push_back(double(last));
+      break;
+    }
+    for (int f = 0; f < resting; ++f) positions.push_back(double(shown[i]));
+    // The transition into the next shown step, from the position just before
+    // it (a resting watch shows its round as it is): its frames end just
+    // before the step lands; its own resting frames show it landed.
+    const double from = double(shown[i + 1] - 1);
+    for (int f = 0; f < moving; ++f) positions.push_back(from + double(f + 1) / double(moving + 1));
   }
   return positions;
+}
+
+std::vector<bool> watches_resting_with_round(const Trace& trace, const view::PlayOrder& order) {
+  std::vector<bool> resting(order.size(), false);
+  for (size_t p = 0; p < order.size(); ++p) {
+    const size_t step = order.step_at(p);
+    if (step < trace.steps.size() && op_is_watch(trace.steps[step].op))
+      resting[p] = view::lane_frame(trace, step, false).landed;
+  }
+  return resting;
 }
 
 bool parse_step_range(const std::string& text, size_t step_count, size_t* first, size_t* last, std::string* error) {

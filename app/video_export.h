@@ -6,7 +6,10 @@
 // Frames per step: every step is one second of video at any frame rate:
 // fps - fps/2 frames at rest on the step, then fps/2 frames of the transition
 // to the next one; the last step rests the whole second. An export of N
-// steps is N * fps frames.
+// steps is N * fps frames. A watch that repeats its round's picture
+// (`val += __shfl_down_sync(...); WARPVIZ_WATCH(val);`: the lane view shows the
+// round's "val after +=" row on the shuffle already) rests with its round and
+// has no second of its own, so warp_sum's 10 steps are 5 rounds, 5 seconds.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +18,8 @@
 #include <vector>
 
 #include "frame_target.h"
+#include "warpviz/trace.h"
+#include "warpviz/view/play_order.h"
 
 namespace warpviz::app {
 
@@ -33,7 +38,14 @@ constexpr int kDefaultExportFps = 30;
 
 // Play positions (fractional: a transition) of every frame of an export of
 // positions first..last (0-based, inclusive) at `fps`: the plan above.
-std::vector<double> export_frame_positions(size_t first, size_t last, int fps);
+// `rests_with_round[p]`: position p is such a watch (frames only if it is the
+// last, where the final second rests on it); empty: none is.
+std::vector<double> export_frame_positions(size_t first, size_t last, int fps,
+                                           const std::vector<bool>& rests_with_round = {});
+
+// For each play position of `order` over `trace`: the step is a watch that
+// repeats its round's picture (view::lane_frame's `landed`).
+std::vector<bool> watches_resting_with_round(const Trace& trace, const view::PlayOrder& order);
 
 // Parses --steps A:B (1-based, inclusive, as the timeline numbers steps; "A:"
 // to the end, ":B" from the first) against `step_count`. False with `error`.
