@@ -27,6 +27,12 @@ Trace read_trace_binary_bytes(const uint8_t* data, size_t size, const std::strin
 std::optional<Trace> read_trace_json_fast(const std::string& text, const std::string& name);
 Trace read_trace_json_by_document(const std::string& text, const std::string& name);
 
+// Asks the kernel to back a big buffer about to be filled with huge pages:
+// filling a trace's hundreds of MB page by page costs a fault per 4 KiB, and
+// on a virtual machine a fault is slow. A hint; nothing changes where it is
+// not supported.
+void advise_huge_pages(const void* data, size_t bytes);
+
 // Why a launch shape cannot be a CUDA launch ("" when it can): every dimension at
 // least 1; block at most 1024 threads (x, y <= 1024, z <= 64); grid x < 2^31,
 // y and z < 65536. A trace claiming more is damaged, and the views would size
