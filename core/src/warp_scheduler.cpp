@@ -25,12 +25,29 @@
 #include <string>
 #include <thread>
 
+#include "trace_io_internal.h"
 #include "warpviz/bank_model.h"
 #include "warpviz/warp_rules.h"
 
 namespace ctx = boost::context;
 
 namespace warpviz::emu {
+
+namespace {
+
+// Room for `more` steps. A big trace grows into a buffer of huge pages: filling
+// hundreds of MB page by page costs a fault per 4 KiB (slow on a VM).
+void make_room(std::vector<TraceStep>& steps, size_t more) {
+  const size_t need = steps.size() + more;
+  if (need <= steps.capacity()) return;
+  std::vector<TraceStep> bigger;
+  bigger.reserve(std::max(need, steps.capacity() * 2));
+  detail::advise_huge_pages(bigger.data(), bigger.capacity() * sizeof(TraceStep));
+  bigger.insert(bigger.end(), steps.begin(), steps.end());
+  steps.swap(bigger);
+}
+
+}  // namespace
 
 bool RecordFilter::wants(uint32_t block, uint32_t warp) const {
   if (!blocks.empty() && std::find(blocks.begin(), blocks.end(), block) == blocks.end()) return false;
@@ -297,8 +314,10 @@ void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
   stats_.lane_ops += uint64_t(std::popcount(group.lanes));
 
   if (filter_.wants(block_linear_, warp)) {
-    if (steps_->size() < steps_end_)
+    if (steps_->size() < steps_end_) {
+      make_room(*steps_, 1);
       steps_->push_back(step);
+    }
     else
       dropped_ = true;
   }
@@ -606,6 +625,7 @@ class ParallelLaunch {
     const size_t room = filter_.max_steps > steps.size() ? filter_.max_steps - steps.size() : 0;
     const size_t keep = std::min(room, done.steps.size());
     if (done.dropped || keep < done.steps.size()) trace_.overflow = true;
+    make_room(steps, keep);
     // The kept steps are the first `keep` to complete; the sorted order
     // filtered to them is their sorted order.
     for (uint32_t i : done.order)
