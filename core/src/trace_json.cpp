@@ -1033,6 +1033,8 @@ std::optional<Trace> detail::read_trace_json_fast(const std::string& text, const
   const bool parsed = Json::sax_parse(text, &reader);
   if (reader.gave_up() || !parsed) return std::nullopt;
   read_document(JsonReader(name), reader.document(), name, t);
+  // The reservation guessed from the text's size: give back what it overshot.
+  if (t.steps.capacity() - t.steps.size() > t.steps.size() / 8) t.steps.shrink_to_fit();
   return t;
 }
 
