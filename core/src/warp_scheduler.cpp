@@ -23,6 +23,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <thread>
 
 #include "trace_io_internal.h"
@@ -565,7 +566,14 @@ class ParallelLaunch {
     std::vector<LaunchStats> stats(workers);
     std::vector<std::thread> threads;
     threads.reserve(workers);
-    for (unsigned w = 0; w < workers; ++w) threads.emplace_back([this, &stats, w] { work(stats[w]); });
+    for (unsigned w = 0; w < workers; ++w) {
+      try {
+        threads.emplace_back([this, &stats, w] { work(stats[w]); });
+      } catch (const std::system_error&) {
+        break;  // no more threads to be had: those started take every block
+      }
+    }
+    if (threads.empty()) work(stats[0]);
     for (std::thread& t : threads) t.join();
     LaunchStats total;
     for (const LaunchStats& s : stats) add_stats(total, s);
