@@ -1899,3 +1899,32 @@ TEST_CASE("JSON: on damaged text the fast reader gives up or says what the docum
   // The mutations do not all hit a field the reader refuses.
   CHECK(fast_reads > checked / 20);
 }
+
+TEST_CASE("binary form: on a big file the checksum, checked beside the parse, still comes first",
+          "[trace][io][binary][errors]") {
+  // Over 1 MiB, where the checksum runs on a thread of its own.
+  Trace t = realistic_trace();
+  const std::vector<TraceStep> pattern = t.steps;
+  t.steps.clear();
+  for (uint32_t i = 0; i < 4000; ++i) {
+    t.steps.push_back(pattern[i % pattern.size()]);
+    t.steps.back().seq = i;
+  }
+  // Last, a step of the plainest layout (32-bit values, no memory): 40 + 32 x 10 bytes.
+  t.steps.push_back(make_step(4000, Op::ShflIdx, DType::I32, 1, 0xffffffffu));
+  const std::string good = to_binary(t);
+  REQUIRE(good.size() > (size_t(1) << 20));
+  CHECK(to_binary(from_binary(good)) == good);
+  // The last step's op made unknown: the parse would stop there, but the file
+  // is damaged, and that is what is said first.
+  std::string bad_op = good;
+  const size_t op_at = good.size() - 8 - (40 + 32 * 10) + 20;
+  REQUIRE(uint8_t(bad_op[op_at]) == uint8_t(Op::ShflIdx));
+  bad_op[op_at] = char(0xee);
+  CHECK(error_of([&] { from_binary(bad_op); }) == "trace.wvt: corrupt (checksum mismatch)");
+  // The same damage resealed reaches the structural checks.
+  reseal(bad_op);
+  CHECK(error_of([&] { from_binary(bad_op); }) == "trace.wvt: corrupt (unknown op 238 in step 4000 of 4001)");
+  // Cut short: truncated, no checksum to check.
+  CHECK(error_of([&] { from_binary(good.substr(0, good.size() / 2)); }).rfind("trace.wvt: truncated (", 0) == 0);
+}
