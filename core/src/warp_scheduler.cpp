@@ -36,13 +36,16 @@ namespace warpviz::emu {
 
 namespace {
 
-// Room for `more` steps. A big trace grows into a buffer of huge pages: filling
-// hundreds of MB page by page costs a fault per 4 KiB (slow on a VM).
-void make_room(std::vector<TraceStep>& steps, size_t more) {
+// Room for `more` steps, and when it must grow, for `expected` in all. A big
+// trace grows into a buffer of huge pages: filling hundreds of MB page by page
+// costs a fault per 4 KiB (slow on a VM); and each time it doubles, the kernel
+// zeroes and the copy fills the whole new buffer, so a launch that can guess
+// its size grows once.
+void make_room(std::vector<TraceStep>& steps, size_t more, size_t expected = 0) {
   const size_t need = steps.size() + more;
   if (need <= steps.capacity()) return;
   std::vector<TraceStep> bigger;
-  bigger.reserve(std::max(need, steps.capacity() * 2));
+  bigger.reserve(std::max({need, steps.capacity() * 2, expected}));
   detail::advise_huge_pages(bigger.data(), bigger.capacity() * sizeof(TraceStep));
   bigger.insert(bigger.end(), steps.begin(), steps.end());
   steps.swap(bigger);
@@ -150,6 +153,7 @@ class BlockRun {
  public:
   std::string describe_waits() const;
   bool dropped() const { return dropped_; }
+  void expect_steps(size_t steps) { expected_steps_ = steps; }
 
  private:
 
@@ -159,6 +163,7 @@ class BlockRun {
   LaunchStats& stats_;
   std::vector<TraceStep>* steps_ = nullptr;  // where this block's steps go
   size_t steps_end_ = 0;                     // steps_ may grow to this size
+  size_t expected_steps_ = 0;                // a guess at steps_'s final size
   bool dropped_ = false;
   ctx::pooled_fixedsize_stack stacks_;
   std::vector<EmuThread> threads_;
@@ -316,7 +321,7 @@ void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
 
   if (filter_.wants(block_linear_, warp)) {
     if (steps_->size() < steps_end_) {
-      make_room(*steps_, 1);
+      make_room(*steps_, 1, expected_steps_);
       steps_->push_back(step);
     }
     else
@@ -504,6 +509,15 @@ bool BlockRun::run(Dim3 block_idx, uint32_t block_linear, std::vector<TraceStep>
   return dropped_;
 }
 
+// The steps a launch will have recorded at its end, guessed from the blocks
+// done so far (blocks tend to record alike), at most `limit`; 0: no guess yet.
+size_t expected_steps(size_t first, size_t now, uint64_t blocks_done, uint64_t blocks, size_t limit) {
+  if (blocks_done == 0 || now == first) return 0;
+  const double per_block = double(now - first) / double(blocks_done);
+  const double guess = double(first) + per_block * double(blocks) * 1.02 + 1;
+  return guess >= double(limit) ? limit : size_t(guess);
+}
+
 // A trace lists a block's steps warp by warp; (warp, seq) is unique in a block.
 bool step_order(const TraceStep& a, const TraceStep& b) {
   return a.warp != b.warp ? a.warp < b.warp : a.seq < b.seq;
@@ -528,8 +542,10 @@ LaunchStats run_blocks_in_order(Dim3 grid, Dim3 block, const std::function<void(
   LaunchStats stats;
   BlockRun run(grid, block, body, filter, stats);
   const uint64_t blocks = grid.count();
+  const size_t launch_first = trace.steps.size();
   for (uint64_t linear = 0; linear < blocks; ++linear) {
     const size_t first_step = trace.steps.size();
+    run.expect_steps(expected_steps(launch_first, first_step, linear, blocks, filter.max_steps));
     const size_t room = filter.max_steps > first_step ? filter.max_steps - first_step : 0;
     bool dropped = false;
     try {
@@ -560,6 +576,7 @@ class ParallelLaunch {
       : grid_(grid), block_(block), body_(body), filter_(filter), trace_(trace), blocks_(grid.count()) {
     // Every block may add at most what is left at the start.
     room_ = filter.max_steps > trace.steps.size() ? filter.max_steps - trace.steps.size() : 0;
+    first_ = trace.steps.size();
   }
 
   LaunchStats run(unsigned workers) {
@@ -633,7 +650,7 @@ class ParallelLaunch {
     const size_t room = filter_.max_steps > steps.size() ? filter_.max_steps - steps.size() : 0;
     const size_t keep = std::min(room, done.steps.size());
     if (done.dropped || keep < done.steps.size()) trace_.overflow = true;
-    make_room(steps, keep);
+    make_room(steps, keep, expected_steps(first_, steps.size() + keep, joined_ + 1, blocks_, filter_.max_steps));
     // The kept steps are the first `keep` to complete; the sorted order
     // filtered to them is their sorted order.
     for (uint32_t i : done.order)
@@ -647,6 +664,7 @@ class ParallelLaunch {
   Trace& trace_;
   const uint64_t blocks_;
   size_t room_ = 0;
+  size_t first_ = 0;  // the trace's steps before this launch
   std::atomic<uint64_t> next_block_{0};
   std::atomic<bool> stop_{false};
   std::mutex mutex_;  // guards what follows, and trace_
