@@ -612,7 +612,7 @@ class ParallelLaunch {
       for (;;) {
         const uint64_t linear = next_block_.fetch_add(1);
         if (linear >= blocks_ || stop_.load()) return;
-        BlockSteps done;
+        BlockSteps done = spare_buffers();
         try {
           done.dropped = run.run(block_index(grid_, linear), uint32_t(linear), done.steps, room_);
         } catch (...) {
@@ -640,9 +640,27 @@ class ParallelLaunch {
     waiting_.emplace(linear, std::move(done));
     for (auto it = waiting_.find(joined_); it != waiting_.end() && !error_; it = waiting_.find(joined_)) {
       join(it->second);
+      // Its buffers go to the next block: fresh ones each block would have the
+      // allocator hand pages back and the kernel zero them again.
+      if (spare_.size() < kMaxSpare) {
+        it->second.steps.clear();
+        it->second.order.clear();
+        spare_.push_back(std::move(it->second));
+      }
       waiting_.erase(it);
       ++joined_;
     }
+  }
+
+  BlockSteps spare_buffers() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    BlockSteps done;
+    if (!spare_.empty()) {
+      done.steps = std::move(spare_.back().steps);
+      done.order = std::move(spare_.back().order);
+      spare_.pop_back();
+    }
+    return done;
   }
 
   void join(BlockSteps& done) {
@@ -669,6 +687,8 @@ class ParallelLaunch {
   std::atomic<bool> stop_{false};
   std::mutex mutex_;  // guards what follows, and trace_
   std::map<uint64_t, BlockSteps> waiting_;  // finished, not yet joined
+  static constexpr size_t kMaxSpare = 64;
+  std::vector<BlockSteps> spare_;           // joined, their buffers kept
   uint64_t joined_ = 0;
   std::exception_ptr error_;
 };
