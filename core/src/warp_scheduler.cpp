@@ -606,7 +606,15 @@ class ParallelLaunch {
     std::exception_ptr error;
   };
 
-  void work(LaunchStats& stats) {
+  void work(LaunchStats& stats_out) {
+    // Counted here and handed over at the end: the workers' counters side by
+    // side in one vector would share cache lines, bumped at every switch.
+    LaunchStats stats;
+    struct HandOver {
+      LaunchStats& from;
+      LaunchStats& to;
+      ~HandOver() { to = from; }
+    } hand_over{stats, stats_out};
     try {
       BlockRun run(grid_, block_, body_, filter_, stats);
       for (;;) {
