@@ -1,11 +1,14 @@
-// warpviz-cli bench emulator: how fast the CPU emulator runs reduce_sum.
+// warpviz-cli bench emulator: how fast the CPU emulator runs reduce_sum, by thread count.
+// warpviz-cli bench load: how fast trace files load.
 // warpviz-cli bench record: what recording costs on a GPU (bench_record.cu).
 // warpviz-cli bench reduce / latency: what warp code costs on a GPU
 // (bench_reduce.cu, bench_latency.cu), written to a measurements file.
 // A benchmark prints figures and checks results; missed goals are reported.
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <iomanip>
 #include <ctime>
 #include <filesystem>
@@ -13,12 +16,17 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
 
 #include "cli_command.h"
 #include "warpviz/backends.h"
 #include "warpviz/file_write.h"
 #include "warpviz/measurements.h"
 #include "warpviz/scenario.h"
+#include "warpviz/trace_io.h"
+#include "warpviz/warp_scheduler.h"
 #ifdef WARPVIZ_HAVE_CUDA
 #include "warpviz/latency_benchmark.h"
 #include "warpviz/record_benchmark.h"
@@ -30,10 +38,202 @@ namespace warpviz::cli {
 namespace {
 
 const char* const kEmulatorUsage =
-    "usage: warpviz-cli bench emulator [--n N] [--block B] [--repeat R]\n"
+    "usage: warpviz-cli bench emulator [--threads N[,N...]] [--n N] [--block B] [--repeat R] [--json]\n"
     "  Runs reduce_sum (n = 1048576, block 256 by default) on the CPU emulator,\n"
-    "  recording every warp, and prints the wall time, lane-ops per second and\n"
-    "  trace size. The goal for n = 1048576 is under 5 s on a 2-core machine.\n";
+    "  recording every warp, with each thread count (1 and every core by default),\n"
+    "  and prints the best of R runs (3 by default): wall time, lane-ops per second,\n"
+    "  the speed-up over the first count, and the trace size. Each count's trace\n"
+    "  and outputs must equal the first's, byte for byte (exit 1 when not).\n"
+    "  Goals: under 5 s for n = 1048576 on a 2-core machine; 2 threads >= 1.7 x one;\n"
+    "  >= 40 M lane-ops/s on 16 cores. --json prints the figures as JSON instead.\n";
+
+const char* const kLoadUsage =
+    "usage: warpviz-cli bench load FILE... [--repeat R] [--max-bytes N] [--json]\n"
+    "  Loads each trace file (.wvt or JSON, as warpviz-cli and the app load them)\n"
+    "  R times (5 by default) and prints the median: seconds, lane records per\n"
+    "  second (a lane record is one lane of one step: steps x 32), file MB/s, and\n"
+    "  the bytes the loaded trace holds in memory per lane record.\n"
+    "  Goal: >= 100 M lane records/s for .wvt.\n";
+
+// Bytes a trace holds in memory: its steps, outputs and strings.
+size_t trace_bytes_in_memory(const Trace& t) {
+  size_t bytes = sizeof(Trace) + t.steps.capacity() * sizeof(TraceStep);
+  for (const TraceOutput& o : t.outputs) bytes += sizeof o + o.name.capacity() + o.bits.capacity() * sizeof(uint64_t);
+  bytes += t.meta.source_text.capacity() + t.meta.scenario.capacity() + t.meta.device.capacity();
+  for (const auto& [k, v] : t.meta.params) bytes += k.capacity() + v.capacity() + 64;
+  return bytes;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The thread counts of --threads: "1,16", "4"; 0 is every core.
+std::vector<unsigned> parse_thread_counts(const std::string& text) {
+  std::vector<unsigned> counts;
+  std::stringstream list(text);
+  for (std::string item; std::getline(list, item, ',');) {
+    char* end = nullptr;
+    const long v = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || *end != 0 || v < 0 || v > long(emu::kMaxEmulatorThreads))
+      throw UsageError("--threads takes counts 0.." + std::to_string(emu::kMaxEmulatorThreads) +
+                       " separated by commas (0: every core), e.g. 1,16");
+    counts.push_back(v == 0 ? std::max(1u, std::thread::hardware_concurrency()) : unsigned(v));
+  }
+  if (counts.empty()) throw UsageError("--threads takes counts separated by commas, e.g. 1,16");
+  return counts;
+}
+
+bool same_trace_bytes(const Trace& a, const Trace& b) {
+  if (a.steps.size() != b.steps.size() || a.overflow != b.overflow || a.outputs.size() != b.outputs.size())
+    return false;
+  for (size_t i = 0; i < a.outputs.size(); ++i)
+    if (a.outputs[i].bits != b.outputs[i].bits) return false;
+  // Steps are value-initialised before they are filled, padding included.
+  return a.steps.empty() || std::memcmp(a.steps.data(), b.steps.data(), a.steps.size() * sizeof(TraceStep)) == 0;
+}
+
+int bench_emulator(const Args& args) {
+  std::string n = "1048576", block = "256";
+  int repeat = 3;
+  bool json = false;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<unsigned> thread_counts = {1};
+  if (cores > 1) thread_counts.push_back(cores);
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--n") n = option_value(args, i);
+    else if (args[i] == "--block") block = option_value(args, i);
+    else if (args[i] == "--repeat") repeat = std::max(1, std::atoi(option_value(args, i).c_str()));
+    else if (args[i] == "--threads") thread_counts = parse_thread_counts(option_value(args, i));
+    else if (args[i] == "--json") json = true;
+    else throw UsageError("unknown option '" + args[i] + "'");
+  }
+  const ResolvedScenario resolved = resolve_scenario({"reduce_sum", {{"n", n}, {"block", block}}, "ones"});
+  if (!json)
+    std::cout << "bench emulator: reduce_sum n=" << n << " block=" << block
+              << ", input ones, every warp recorded; " << cores << " cores\n";
+  struct Row {
+    unsigned threads;
+    double seconds, lane_ops_per_s;
+    bool same;
+  };
+  std::vector<Row> rows;
+  std::optional<Trace> first_trace;
+  emu::LaunchStats stats;
+  size_t steps = 0;
+  bool all_same = true;
+  for (const unsigned threads : thread_counts) {
+    emu::set_emulator_threads(threads);
+    double best = 1e300;
+    bool same = true;
+    for (int r = 0; r < repeat; ++r) {
+      const auto start = std::chrono::steady_clock::now();
+      Trace trace = run_scenario_cpu(resolved, emu::RecordFilter{}, &stats);
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      best = std::min(best, seconds);
+      steps = trace.steps.size();
+      if (!first_trace) first_trace = std::move(trace);
+      else same = same && same_trace_bytes(*first_trace, trace);
+    }
+    emu::set_emulator_threads(0);
+    all_same = all_same && same;
+    rows.push_back({threads, best, double(stats.lane_ops) / best, same});
+    if (!json) {
+      const Row& row = rows.back();
+      std::cout << std::fixed << std::setprecision(3) << "  " << std::setw(3) << threads << " thread"
+                << (threads == 1 ? " " : "s") << ": " << row.seconds << " s, " << std::setprecision(1)
+                << row.lane_ops_per_s / 1e6 << " M lane-ops/s, " << std::setprecision(2)
+                << rows.front().seconds / row.seconds << " x the first" << (same ? "" : "  TRACE DIFFERS") << "\n";
+    }
+  }
+  if (json) {
+    nlohmann::ordered_json j;
+    j["bench"] = "emulator";
+    j["scenario"] = "reduce_sum";
+    j["n"] = std::stoll(n);
+    j["block"] = std::stoll(block);
+    j["cores"] = cores;
+    j["threads_total"] = stats.threads;
+    j["warp_ops"] = stats.warp_ops;
+    j["lane_ops"] = stats.lane_ops;
+    j["steps"] = steps;
+    j["runs"] = nlohmann::ordered_json::array();
+    for (const Row& row : rows)
+      j["runs"].push_back({{"threads", row.threads},
+                           {"best_s", row.seconds},
+                           {"lane_ops_per_s", row.lane_ops_per_s},
+                           {"speedup", rows.front().seconds / row.seconds},
+                           {"same_trace", row.same}});
+    std::cout << j.dump(1) << "\n";
+  } else {
+    double total = 0;
+    for (uint64_t bits : first_trace->output("out")->bits) total += double(std::bit_cast<float>(uint32_t(bits)));
+    std::cout << "  " << stats.threads << " threads, " << stats.warp_ops << " warp ops, " << stats.lane_ops
+              << " lane-ops, " << steps << " steps (" << std::fixed << std::setprecision(1)
+              << double(steps * sizeof(TraceStep)) / (1 << 20) << " MiB), sum of outputs " << std::setprecision(0)
+              << total << "\n";
+    std::cout << (all_same ? "every thread count gave the first one's trace, byte for byte\n"
+                           : "MISMATCH: a thread count gave a different trace\n");
+  }
+  return all_same ? 0 : 1;
+}
+
+int bench_load(const Args& args) {
+  if (wants_help(args)) {
+    std::cout << kLoadUsage;
+    return 0;
+  }
+  std::vector<std::string> files;
+  int repeat = 5;
+  bool json = false;
+  uint64_t max_bytes = 0;
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--repeat") repeat = std::max(1, std::atoi(option_value(args, i).c_str()));
+    else if (args[i] == "--json") json = true;
+    else if (args[i] == "--max-bytes") max_bytes = max_bytes_value(args, i);
+    else if (args[i].size() > 1 && args[i][0] == '-') throw UsageError("unknown option '" + args[i] + "'");
+    else files.push_back(args[i]);
+  }
+  if (files.empty()) throw UsageError("bench load takes one or more trace files");
+  if (max_bytes == 0) max_bytes = max_trace_bytes();
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const std::string& file : files) {
+    std::vector<double> seconds;
+    size_t steps = 0, held = 0;
+    for (int r = 0; r < repeat; ++r) {
+      const auto start = std::chrono::steady_clock::now();
+      const Trace trace = load_trace(file, max_bytes);
+      seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      steps = trace.steps.size();
+      held = trace_bytes_in_memory(trace);
+    }
+    const double s = median(seconds);
+    const double records = double(steps) * kWarpSize;
+    const double file_bytes = double(std::filesystem::file_size(file));
+    if (json) {
+      rows.push_back({{"file", file},
+                      {"bytes", uint64_t(file_bytes)},
+                      {"steps", steps},
+                      {"lane_records", uint64_t(records)},
+                      {"median_s", s},
+                      {"lane_records_per_s", records / s},
+                      {"memory_bytes_per_lane_record", records ? double(held) / records : 0.0}});
+      continue;
+    }
+    std::cout << std::fixed << std::setprecision(1) << file << ": " << file_bytes / 1e6 << " MB, " << steps
+              << " steps, " << uint64_t(records) << " lane records\n"
+              << std::setprecision(3) << "  median of " << repeat << " loads: " << s << " s, "
+              << std::setprecision(1) << records / s / 1e6 << " M lane records/s, " << file_bytes / s / 1e6
+              << " MB/s\n"
+              << "  in memory: " << std::setprecision(2) << (records ? double(held) / records : 0.0)
+              << " bytes per lane record (a TraceStep is " << sizeof(TraceStep) << " bytes, "
+              << double(sizeof(TraceStep)) / kWarpSize << " per lane)\n";
+  }
+  if (json) std::cout << rows.dump(1) << "\n";
+  return 0;
+}
 
 const char* const kRecordUsage =
     "usage: warpviz-cli bench record [--log2n L] [--repeat R]\n"
@@ -205,38 +405,12 @@ int run_bench(const Args& args) {
   if (!args.empty() && args[0] == "reduce") return bench_costs(args, true);
   if (!args.empty() && args[0] == "latency") return bench_costs(args, false);
   if (!args.empty() && args[0] == "reload") return bench_reload(Args(args.begin() + 1, args.end()));
+  if (!args.empty() && args[0] == "load") return bench_load(args);
   if (wants_help(args) || args.empty() || args[0] != "emulator") {
-    std::cout << kEmulatorUsage << kRecordUsage << kReduceUsage << kLatencyUsage;
+    std::cout << kEmulatorUsage << kLoadUsage << kRecordUsage << kReduceUsage << kLatencyUsage;
     return wants_help(args) ? 0 : 2;
   }
-  std::string n = "1048576", block = "256";
-  int repeat = 3;
-  for (size_t i = 1; i < args.size(); ++i) {
-    if (args[i] == "--n") n = option_value(args, i);
-    else if (args[i] == "--block") block = option_value(args, i);
-    else if (args[i] == "--repeat") repeat = std::max(1, std::atoi(option_value(args, i).c_str()));
-    else throw UsageError("unknown option '" + args[i] + "'");
-  }
-  const ResolvedScenario resolved = resolve_scenario({"reduce_sum", {{"n", n}, {"block", block}}, "ones"});
-  std::cout << "bench emulator: reduce_sum n=" << n << " block=" << block << ", input ones, every warp recorded\n";
-  double best = 1e300;
-  for (int r = 0; r < repeat; ++r) {
-    emu::LaunchStats stats;
-    const auto start = std::chrono::steady_clock::now();
-    const Trace trace = run_scenario_cpu(resolved, emu::RecordFilter{}, &stats);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    best = std::min(best, seconds);
-    double total = 0;
-    for (uint64_t bits : trace.output("out")->bits) total += double(std::bit_cast<float>(uint32_t(bits)));
-    std::cout << std::fixed << std::setprecision(3) << "  run " << r + 1 << ": " << seconds << " s, "
-              << stats.threads << " threads, " << stats.warp_ops << " warp ops, " << stats.lane_ops
-              << " lane-ops, " << std::setprecision(1) << double(stats.lane_ops) / seconds / 1e6
-              << " M lane-ops/s, " << trace.steps.size() << " steps ("
-              << double(trace.steps.size() * sizeof(TraceStep)) / (1 << 20) << " MiB), sum of outputs "
-              << std::setprecision(0) << total << "\n";
-  }
-  std::cout << std::fixed << std::setprecision(3) << "best: " << best << " s (goal: < 5 s for n = 1048576)\n";
-  return 0;
+  return bench_emulator(args);
 }
 
 }  // namespace warpviz::cli

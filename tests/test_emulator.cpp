@@ -1,10 +1,17 @@
 // The CPU emulator's scheduler: kernels written here, in CUDA style, run as
 // fibers; the tests check convergence, divergence, barriers, partial warps,
-// per-lane operands and error handling.
+// per-lane operands, error handling, and blocks spread over OS threads.
+#include <algorithm>
 #include <bit>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
+#include <thread>
 #include <vector>
+
+#include "warpviz/backends.h"
+#include "warpviz/scenario.h"
 
 // Catch2 first: record.cuh defines CUDA's built-in names as macros.
 #include "warpviz/record.cuh"
@@ -384,4 +391,208 @@ TEST_CASE("lanes reconverge at a shared access after a branch and a loop", "[emu
   CHECK(t.steps[1].mask == trip0);
   CHECK(t.steps[2].mask == trip1);
   CHECK(t.steps[3].mask == 0xffffffffu);
+}
+
+// ---- blocks on several OS threads ---------------------------------------------
+// A launch spreads its blocks over threads; the trace must be the one-thread
+// trace, step for step, and so must the outputs and the statistics.
+
+namespace {
+
+bool same_step(const TraceStep& x, const TraceStep& y) {
+  if (x.block != y.block || x.warp != y.warp || x.seq != y.seq || x.line != y.line || x.mask != y.mask ||
+      x.op != y.op || x.dtype != y.dtype || x.step_flags != y.step_flags || x.args.b != y.args.b ||
+      x.args.width != y.args.width || x.args.c != y.args.c)
+    return false;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const LaneRecord &l = x.lanes[lane], &m = y.lanes[lane];
+    if (l.in != m.in || l.out != m.out || l.addr != m.addr || l.src != m.src || l.flags != m.flags ||
+        l.bytes != m.bytes)
+      return false;
+  }
+  return true;
+}
+
+// Field by field, so that a failure names the first field that differs.
+void require_same_steps(const std::vector<TraceStep>& a, const std::vector<TraceStep>& b) {
+  REQUIRE(a.size() == b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (same_step(a[i], b[i])) continue;
+    INFO("step " << i);
+    const TraceStep& x = a[i];
+    const TraceStep& y = b[i];
+    REQUIRE(x.block == y.block);
+    REQUIRE(x.warp == y.warp);
+    REQUIRE(x.seq == y.seq);
+    REQUIRE(x.line == y.line);
+    REQUIRE(x.mask == y.mask);
+    REQUIRE(x.op == y.op);
+    REQUIRE(x.dtype == y.dtype);
+    REQUIRE(x.step_flags == y.step_flags);
+    REQUIRE(x.args.b == y.args.b);
+    REQUIRE(x.args.width == y.args.width);
+    REQUIRE(x.args.c == y.args.c);
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      INFO("lane " << lane);
+      REQUIRE(x.lanes[lane].in == y.lanes[lane].in);
+      REQUIRE(x.lanes[lane].out == y.lanes[lane].out);
+      REQUIRE(x.lanes[lane].addr == y.lanes[lane].addr);
+      REQUIRE(x.lanes[lane].src == y.lanes[lane].src);
+      REQUIRE(x.lanes[lane].flags == y.lanes[lane].flags);
+      REQUIRE(x.lanes[lane].bytes == y.lanes[lane].bytes);
+    }
+  }
+}
+
+void require_same_stats(const emu::LaunchStats& a, const emu::LaunchStats& b) {
+  CHECK(a.threads == b.threads);
+  CHECK(a.warp_ops == b.warp_ops);
+  CHECK(a.lane_ops == b.lane_ops);
+  CHECK(a.context_switches == b.context_switches);
+}
+
+// A scenario run with a given thread count (set_emulator_threads, as the bench does).
+Trace run_scenario_with(unsigned threads, const std::string& name, std::vector<std::pair<std::string, std::string>> sets,
+                        const std::string& input, emu::LaunchStats* stats, const emu::RecordFilter& filter = {}) {
+  struct Restore {
+    ~Restore() { emu::set_emulator_threads(0); }
+  } restore;
+  emu::set_emulator_threads(threads);
+  return run_scenario_cpu(resolve_scenario({name, std::move(sets), input}), filter, stats);
+}
+
+void require_same_scenario_run(const std::string& name, std::vector<std::pair<std::string, std::string>> sets,
+                               const std::string& input, const emu::RecordFilter& filter = {}) {
+  emu::LaunchStats one_stats;
+  const Trace one = run_scenario_with(1, name, sets, input, &one_stats, filter);
+  REQUIRE(one.meta.grid.count() > 1);
+  for (unsigned threads : {2u, 3u, 8u}) {
+    INFO(name << " on " << threads << " threads");
+    emu::LaunchStats stats;
+    const Trace many = run_scenario_with(threads, name, sets, input, &stats, filter);
+    require_same_steps(one.steps, many.steps);
+    CHECK(one.overflow == many.overflow);
+    REQUIRE(one.outputs.size() == many.outputs.size());
+    for (size_t i = 0; i < one.outputs.size(); ++i) CHECK(one.outputs[i].bits == many.outputs[i].bits);
+    require_same_stats(one_stats, stats);
+  }
+}
+
+// Blocks that diverge differently by block index, force a group past a
+// barrier, touch __shared__ and write their own slice of global memory.
+struct DivergentKernel {
+  std::vector<int>* out;
+  void operator()() const {
+    __shared__ int partial[8];
+    const int tid = int(threadIdx.x), lane = tid % 32, warp = tid / 32;
+    const int b = int(blockIdx.x + 3 * blockIdx.y);
+    int v = tid * 7 + b;
+    if (lane % (b % 4 + 2) == 0) v += __shfl_down_sync(0xffffffff & ~(1u << (b % 32)), v, 1 + b % 5);
+    else v -= __ballot_sync(0xffffffff, v & 1) & 0xff;
+    if (lane < 16 + b % 16) v += __shfl_xor_sync(0xffffffff, v, 2);  // lanes past it wait: forced
+    if (lane == 0) partial[warp] = v;
+    __syncthreads();
+    if (warp == 1 && b % 3 == 0) return;
+    v += partial[(warp + 1) % int(blockDim.x / 32)];
+    for (int round = 0; round < b % 3 + 1; ++round) v = __reduce_add_sync(__activemask(), unsigned(v));
+    (*out)[size_t(b) * blockDim.x + size_t(tid)] = v;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("several threads give the one-thread trace: divergent blocks", "[emulator][threads][divergence]") {
+  const Dim3 grid{7, 3}, block{64};
+  std::vector<int> one_out(grid.count() * block.count(), -1);
+  Trace one;
+  const emu::LaunchStats one_stats =
+      emu::launch_grid(grid, block, DivergentKernel{&one_out}, emu::RecordFilter{}, one, 1);
+  REQUIRE(one.steps.size() > 21 * 2 * 3);
+  // The blocks really diverge: masks other than the full warp were recorded.
+  CHECK(std::any_of(one.steps.begin(), one.steps.end(), [](const TraceStep& s) { return s.mask != 0xffffffffu; }));
+  for (unsigned threads : {2u, 4u, 21u, 64u}) {
+    INFO(threads << " threads");
+    std::vector<int> out(one_out.size(), -1);
+    Trace many;
+    const emu::LaunchStats stats = emu::launch_grid(grid, block, DivergentKernel{&out}, emu::RecordFilter{}, many, threads);
+    require_same_steps(one.steps, many.steps);
+    CHECK(out == one_out);
+    require_same_stats(one_stats, stats);
+  }
+}
+
+TEST_CASE("several threads give the one-thread trace: reduce_sum, reduce_int, transpose", "[emulator][threads]") {
+  // 391 blocks, the last one partly past n.
+  require_same_scenario_run("reduce_sum", {{"n", "100000"}, {"block", "256"}}, "random:5");
+  require_same_scenario_run("reduce_sum", {{"n", "5000"}, {"block", "96"}}, "iota");
+  require_same_scenario_run("reduce_int", {{"n", "20000"}, {"block", "128"}}, "random:3");
+  require_same_scenario_run("transpose", {{"n", "128"}, {"cols", "32"}}, "");
+  // A subset of blocks and warps recorded.
+  emu::RecordFilter some;
+  some.blocks = {0, 5, 17, 300};
+  some.warps = {1, 6};
+  require_same_scenario_run("reduce_sum", {{"n", "100000"}}, "ones", some);
+}
+
+TEST_CASE("several threads cut the trace at max_steps where one thread does", "[emulator][threads]") {
+  // Cuts inside a block (its first steps to complete are kept, then sorted),
+  // at a block's end, and at zero room.
+  for (size_t max_steps : {size_t(1), size_t(1000), size_t(1001), size_t(1234)}) {
+    INFO("max_steps " << max_steps);
+    emu::RecordFilter filter;
+    filter.max_steps = max_steps;
+    emu::LaunchStats one_stats, stats;
+    const Trace one = run_scenario_with(1, "reduce_sum", {{"n", "65536"}}, "random:9", &one_stats, filter);
+    const Trace many = run_scenario_with(4, "reduce_sum", {{"n", "65536"}}, "random:9", &stats, filter);
+    CHECK(one.overflow);
+    CHECK(one.steps.size() == max_steps);
+    CHECK(many.overflow == one.overflow);
+    require_same_steps(one.steps, many.steps);
+    CHECK(one.outputs[0].bits == many.outputs[0].bits);
+    require_same_stats(one_stats, stats);
+  }
+  // A second launch into a trace gets only what the first left.
+  for (unsigned threads : {1u, 3u}) {
+    emu::RecordFilter filter;
+    filter.max_steps = 50;
+    Trace t;
+    std::vector<int> out(4 * 64);
+    emu::launch_grid(Dim3{2}, Dim3{64}, DivergentKernel{&out}, filter, t, threads);
+    const size_t after_first = t.steps.size();
+    emu::launch_grid(Dim3{4}, Dim3{64}, DivergentKernel{&out}, filter, t, threads);
+    CHECK(after_first < 50);
+    CHECK(t.steps.size() == 50);
+    CHECK(t.overflow);
+  }
+}
+
+TEST_CASE("several threads: the first block to throw, in block order, ends the launch", "[emulator][threads][errors]") {
+  auto body = [] {
+    __syncwarp();
+    if (blockIdx.x % 10 == 7 && threadIdx.x == 33) throw std::runtime_error("block " + std::to_string(blockIdx.x));
+    __syncwarp();
+  };
+  Trace one, many;
+  CHECK_THROWS_WITH(emu::launch_grid(Dim3{40}, Dim3{64}, body, emu::RecordFilter{}, one, 1), "block 7");
+  CHECK_THROWS_WITH(emu::launch_grid(Dim3{40}, Dim3{64}, body, emu::RecordFilter{}, many, 4), "block 7");
+  // The trace holds blocks 0-7, as on one thread.
+  require_same_steps(one.steps, many.steps);
+  REQUIRE_FALSE(many.steps.empty());
+  CHECK(many.steps.back().block == 7);
+}
+
+TEST_CASE("the emulator's thread count: set, from WARPVIZ_EMU_THREADS, or every core", "[emulator][threads]") {
+  emu::set_emulator_threads(0);
+  ::unsetenv(emu::kEmulatorThreadsEnv);
+  CHECK(emu::emulator_threads() == std::max(1u, std::thread::hardware_concurrency()));
+  ::setenv(emu::kEmulatorThreadsEnv, "3", 1);
+  CHECK(emu::emulator_threads() == 3);
+  emu::set_emulator_threads(5);
+  CHECK(emu::emulator_threads() == 5);
+  emu::set_emulator_threads(0);
+  for (const char* bad : {"0", "-2", "two", "4x", "100000"}) {
+    ::setenv(emu::kEmulatorThreadsEnv, bad, 1);
+    CHECK_THROWS_WITH(emu::emulator_threads(), Catch::Contains("WARPVIZ_EMU_THREADS must be a thread count from 1 to 1024"));
+  }
+  ::unsetenv(emu::kEmulatorThreadsEnv);
 }

@@ -23,9 +23,11 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <random>
 #include <sstream>
 
+#include "../core/src/trace_io_internal.h"
 #include "warpviz/bank_model.h"
 #include "warpviz/dtype.h"
 #include "warpviz/trace.h"
@@ -1746,4 +1748,183 @@ TEST_CASE("dump_trace: a watch step reads `watch NAME`", "[trace][dump][watch]")
   CHECK(text.find("step 2  block 0 warp 0  line 7  watch val mask=0xffffffff  dtype f32\n") != std::string::npos);
   CHECK(text.find("watch sum + a[lane-1] mask=0x0000ffff  dtype i32") != std::string::npos);
   CHECK(text.find("5.5") != std::string::npos);
+}
+
+// ---- the fast JSON reader against the document reader -----------------------------
+// trace_from_json reads with SAX events straight into steps and falls back on the
+// document reader wherever it is unsure. The fast one must read every trace the
+// writer writes, to the same trace, and on damaged text either give up or say
+// exactly what the document reader says.
+
+namespace {
+
+// "" and the trace, or the error's text.
+std::pair<std::string, std::optional<Trace>> read_by_document(const std::string& text) {
+  try {
+    return {"", detail::read_trace_json_by_document(text, "t.json")};
+  } catch (const TraceFileError& e) {
+    return {e.what(), std::nullopt};
+  } catch (const nlohmann::ordered_json::exception& e) {
+    return {std::string("nlohmann: ") + e.what(), std::nullopt};
+  }
+}
+
+// The fast reader's verdict: a trace, an error's text, or "gave up".
+std::pair<std::string, std::optional<Trace>> read_fast(const std::string& text) {
+  try {
+    std::optional<Trace> t = detail::read_trace_json_fast(text, "t.json");
+    if (!t) return {"gave up", std::nullopt};
+    return {"", std::move(t)};
+  } catch (const TraceFileError& e) {
+    return {e.what(), std::nullopt};
+  } catch (const nlohmann::ordered_json::exception& e) {
+    return {std::string("nlohmann: ") + e.what(), std::nullopt};
+  }
+}
+
+void require_fast_agrees(const std::string& text, bool must_read_fast) {
+  const auto [fast_error, fast] = read_fast(text);
+  if (fast_error == "gave up") {
+    REQUIRE_FALSE(must_read_fast);
+    return;
+  }
+  const auto [doc_error, doc] = read_by_document(text);
+  REQUIRE(fast_error == doc_error);
+  if (doc) {
+    REQUIRE(fast);
+    // The binary form holds every field bit for bit (NaN payloads too).
+    REQUIRE(to_binary(*doc) == to_binary(*fast));
+  }
+}
+
+// A trace with every kind of step the writer has a form for.
+std::vector<Trace> json_reader_traces() {
+  std::vector<Trace> traces = {small_trace(), realistic_trace(), trace_with_watches()};
+  Trace shared = small_trace();
+  TraceStep st = make_step(2, Op::StoreShared, DType::U32, 9, 0x0000ffffu);
+  for (int i = 0; i < 16; ++i) {
+    st.lanes[i].flags = kLaneActive | kLaneOk;
+    st.lanes[i].in = uint64_t(i * 3);
+    st.lanes[i].addr = uint32_t(i * 4);
+    st.lanes[i].bytes = 4;
+  }
+  shared.steps.push_back(st);
+  TraceStep per_lane = make_step(3, Op::ShflIdx, DType::F64, 11, 0xffffffffu);
+  per_lane.step_flags = kStepPerLaneOperand | kStepRawOperandC;
+  per_lane.args = {5, 16, 0x101f};
+  for (int i = 0; i < 32; ++i) {
+    per_lane.lanes[i].flags = kLaneActive | kLaneOk;
+    per_lane.lanes[i].addr = uint32_t(i ^ 1);
+    per_lane.lanes[i].src = int8_t(i ^ 1);
+    per_lane.lanes[i].in = uint64_t(i) << 40 | 7;
+    per_lane.lanes[i].out = uint64_t(i ^ 1) << 40 | 7;
+  }
+  shared.steps.push_back(per_lane);
+  traces.push_back(shared);
+  return traces;
+}
+
+}  // namespace
+
+TEST_CASE("JSON: the fast reader reads what the writer writes, as the document reader does",
+          "[trace][io][json]") {
+  for (const Trace& t : json_reader_traces()) {
+    for (int indent : {-1, 0, 1}) {
+      const std::string text = trace_to_json(t, indent);
+      require_fast_agrees(text, true);
+      REQUIRE(read_fast(text).second.has_value());
+    }
+  }
+}
+
+TEST_CASE("JSON: on damaged text the fast reader gives up or says what the document reader says",
+          "[trace][io][json][errors]") {
+  using Json = nlohmann::ordered_json;
+  std::mt19937 rng(12345);
+  const std::vector<Json> replacements = {
+      Json(nullptr), Json(true), Json(false), Json(0), Json(-1), Json(31), Json(32), Json(255), Json(256),
+      Json(4294967295ull), Json(4294967296ull), Json(-4294967296ll), Json(1.5), Json(""), Json("0x"),
+      Json("0x00000001"), Json("0xffffffff"), Json("0x0000000000000001"), Json("0xffffffffffffffff"),
+      Json("0x1"), Json("shfl.idx"), Json("ld.shared"), Json("watch"), Json("f64"), Json("u32"), Json("val"),
+      Json::object(), Json::array(), Json::array({1, 2, 3}), Json::object({{"x", 1}})};
+  const std::vector<std::string> extra_keys = {"lane", "b",    "addr", "bytes", "src", "in",  "out",
+                                               "c",    "name", "op",   "mask",  "zz",  "steps"};
+  int fast_reads = 0, checked = 0;
+  for (const Trace& t : json_reader_traces()) {
+    const Json good = Json::parse(trace_to_json(t));
+    for (int round = 0; round < 400; ++round) {
+      Json j = good;
+      // Walk to a random value and replace, remove or add beside it.
+      Json* at = &j;
+      std::vector<Json*> path = {at};
+      for (int depth = 0; depth < 6 && (at->is_object() || at->is_array()) && !at->empty(); ++depth) {
+        const size_t pick = rng() % at->size();
+        at = at->is_object() ? &std::next(at->begin(), std::ptrdiff_t(pick)).value() : &(*at)[pick];
+        path.push_back(at);
+        if (rng() % 4 == 0) break;
+      }
+      switch (rng() % 3) {
+        case 0: *at = replacements[rng() % replacements.size()]; break;
+        case 1:
+          if (path.size() > 1 && path[path.size() - 2]->is_object()) {
+            Json& parent = *path[path.size() - 2];
+            for (auto it = parent.begin(); it != parent.end(); ++it)
+              if (&it.value() == at) {
+                parent.erase(it);
+                break;
+              }
+          } else if (path.size() > 1 && path[path.size() - 2]->is_array() && !path[path.size() - 2]->empty()) {
+            path[path.size() - 2]->erase(path[path.size() - 2]->size() - 1);
+          }
+          break;
+        default:
+          if (at->is_object()) (*at)[extra_keys[rng() % extra_keys.size()]] = replacements[rng() % replacements.size()];
+          else *at = replacements[rng() % replacements.size()];
+          break;
+      }
+      std::string text = j.dump();
+      // Now and then a key twice, or a cut: text no document can hold.
+      if (round % 7 == 0) {
+        const size_t key_at = text.find("\"lane\":", rng() % text.size());
+        if (key_at != std::string::npos) text.insert(key_at, "\"lane\":3,");
+      } else if (round % 11 == 0) {
+        text.resize(rng() % text.size());
+      }
+      INFO("round " << round << ": " << text.substr(0, 2000));
+      require_fast_agrees(text, false);
+      fast_reads += read_fast(text).second.has_value();
+      ++checked;
+    }
+  }
+  // The mutations do not all hit a field the reader refuses.
+  CHECK(fast_reads > checked / 20);
+}
+
+TEST_CASE("binary form: on a big file the checksum, checked beside the parse, still comes first",
+          "[trace][io][binary][errors]") {
+  // Over 1 MiB, where the checksum runs on a thread of its own.
+  Trace t = realistic_trace();
+  const std::vector<TraceStep> pattern = t.steps;
+  t.steps.clear();
+  for (uint32_t i = 0; i < 4000; ++i) {
+    t.steps.push_back(pattern[i % pattern.size()]);
+    t.steps.back().seq = i;
+  }
+  // Last, a step of the plainest layout (32-bit values, no memory): 40 + 32 x 10 bytes.
+  t.steps.push_back(make_step(4000, Op::ShflIdx, DType::I32, 1, 0xffffffffu));
+  const std::string good = to_binary(t);
+  REQUIRE(good.size() > (size_t(1) << 20));
+  CHECK(to_binary(from_binary(good)) == good);
+  // The last step's op made unknown: the parse would stop there, but the file
+  // is damaged, and that is what is said first.
+  std::string bad_op = good;
+  const size_t op_at = good.size() - 8 - (40 + 32 * 10) + 20;
+  REQUIRE(uint8_t(bad_op[op_at]) == uint8_t(Op::ShflIdx));
+  bad_op[op_at] = char(0xee);
+  CHECK(error_of([&] { from_binary(bad_op); }) == "trace.wvt: corrupt (checksum mismatch)");
+  // The same damage resealed reaches the structural checks.
+  reseal(bad_op);
+  CHECK(error_of([&] { from_binary(bad_op); }) == "trace.wvt: corrupt (unknown op 238 in step 4000 of 4001)");
+  // Cut short: truncated, no checksum to check.
+  CHECK(error_of([&] { from_binary(good.substr(0, good.size() / 2)); }).rfind("trace.wvt: truncated (", 0) == 0);
 }

@@ -67,7 +67,10 @@
 #include <algorithm>
 #include <ostream>
 #include <stdexcept>
+#include <optional>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "trace_io_internal.h"
@@ -406,12 +409,42 @@ void read_outputs(ByteReader& r, Trace& t) {
   }
 }
 
+// The 32 lanes of a step of one layout, without a branch per field; false
+// when a lane's src or flags are out of range (the caller finds which).
+template <bool kWide, bool kWithMemory>
+bool read_lanes(const uint8_t* p, LaneRecord* lanes) {
+  bool bad = false;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    LaneRecord& l = lanes[lane];
+    if constexpr (kWide) {
+      l.in = load_u64(p);
+      l.out = load_u64(p + 8);
+      p += 16;
+    } else {
+      l.in = load_u32(p);
+      l.out = load_u32(p + 4);
+      p += 8;
+    }
+    l.src = int8_t(p[0]);
+    l.flags = p[1];
+    p += 2;
+    bad |= !detail::valid_src_lane(l.src) | ((l.flags & ~kKnownLaneFlags) != 0);
+    if constexpr (kWithMemory) {
+      l.addr = load_u32(p);
+      l.bytes = p[4];
+      p += 5;
+    }
+  }
+  return !bad;
+}
+
 void read_steps(ByteReader& r, Trace& t, uint32_t version) {
   r.set_part("the step count");
   const uint64_t count = r.u64();
   r.check_count(count, kMinStepBytes, "step count");
   // Reserve only for steps whose bytes are actually present (truncated files).
   t.steps.reserve(size_t(std::min<uint64_t>(count, r.available() / kMinStepBytes)));
+  detail::advise_huge_pages(t.steps.data(), t.steps.capacity() * sizeof(TraceStep));
   const std::string of = " of " + std::to_string(count);
   for (uint64_t i = 0; i < count; ++i) {
     if (r.available() < kMinStepBytes) {
@@ -455,7 +488,15 @@ void read_steps(ByteReader& r, Trace& t, uint32_t version) {
     }
     const uint8_t* p = r.take(lanes_size);
     const bool wide = layout & kWideValues, memory = layout & kMemory;
-    for (int lane = 0; lane < kWarpSize; ++lane) {
+    bool lanes_ok = false;
+    switch (layout) {
+      case 0: lanes_ok = read_lanes<false, false>(p, s.lanes); break;
+      case kWideValues: lanes_ok = read_lanes<true, false>(p, s.lanes); break;
+      case kMemory: lanes_ok = read_lanes<false, true>(p, s.lanes); break;
+      default: lanes_ok = read_lanes<true, true>(p, s.lanes); break;
+    }
+    // A bad lane: read them again one by one, to name the first bad field.
+    for (int lane = 0; !lanes_ok && lane < kWarpSize; ++lane) {
       LaneRecord& l = s.lanes[lane];
       if (wide) {
         l.in = load_u64(p);
@@ -518,6 +559,38 @@ std::string slurp(std::istream& in, const std::string& name, uint64_t max_bytes)
   return all;
 }
 
+// Whether the body's FNV-1a matches the stored checksum; on a big body worked
+// out on another thread from construction on. Joined before it goes away.
+class ChecksumCheck {
+ public:
+  ChecksumCheck(const uint8_t* data, size_t body_end, bool check) : data_(data), body_end_(body_end) {
+    if (!check) return;
+    if (body_end >= kThreadedBytes) {
+      try {
+        hasher_ = std::thread([this] { sum_ = fnv1a64(data_, body_end_); });
+        return;
+      } catch (const std::system_error&) {
+        // No thread to be had: hash here.
+      }
+    }
+    sum_ = fnv1a64(data, body_end);
+  }
+  ~ChecksumCheck() {
+    if (hasher_.joinable()) hasher_.join();
+  }
+  bool matches() {
+    if (hasher_.joinable()) hasher_.join();
+    return !sum_ || *sum_ == load_u64(data_ + body_end_);
+  }
+
+ private:
+  static constexpr size_t kThreadedBytes = size_t(1) << 20;
+  const uint8_t* data_;
+  size_t body_end_;
+  std::optional<uint64_t> sum_;  // unset: no checksum to check (a truncated file)
+  std::thread hasher_;
+};
+
 }  // namespace
 
 Trace read_trace_binary(std::istream& in, const std::string& name_for_errors, uint64_t max_bytes) {
@@ -549,17 +622,26 @@ Trace detail::read_trace_binary_bytes(const uint8_t* data, size_t size, const st
   const size_t body_end = truncated ? size : size - kChecksumBytes;
   const size_t declared_body_end = size_t(declared - kChecksumBytes);
 
-  if (!truncated && fnv1a64(data, body_end) != load_u64(data + body_end))
-    throw TraceFileError(name + ": corrupt (checksum mismatch)");
-
+  // The checksum comes first: a damaged file is reported as such, whatever
+  // else its damage makes the parse find. FNV-1a goes byte after byte (each
+  // byte waits for the last multiply), about as slow as the parse itself, so
+  // on a big file it runs on a thread of its own while this one parses, and
+  // its verdict is taken before the parse's.
+  ChecksumCheck checksum(data, body_end, !truncated);
+  const auto mismatch = [&] { return TraceFileError(name + ": corrupt (checksum mismatch)"); };
   Trace trace;
   ByteReader r(data, kHeaderBytes, body_end, declared_body_end, name);
   try {
     read_body(r, trace, version);
   } catch (const CutOff& cut) {
+    if (!checksum.matches()) throw mismatch();
     if (truncated) throw TraceFileError(name + ": truncated (" + cut.what + " is cut off)");
     throw TraceFileError(name + ": corrupt (" + cut.what + " runs past the end)");
+  } catch (const TraceFileError&) {
+    if (!checksum.matches()) throw mismatch();
+    throw;
   }
+  if (!checksum.matches()) throw mismatch();
   const size_t expected_end = truncated ? declared_body_end : body_end;
   if (r.pos() > expected_end)
     throw TraceFileError(name + ": corrupt (the content runs into the checksum)");

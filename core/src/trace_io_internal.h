@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,22 @@ std::vector<uint8_t> trace_binary_bytes(const Trace& trace);
 // Parses the binary form from bytes already read (load_trace reads once, sniffs,
 // then parses without a second read).
 Trace read_trace_binary_bytes(const uint8_t* data, size_t size, const std::string& name);
+
+// The two JSON readers behind trace_from_json (trace_json.cpp): the fast one
+// fills steps from SAX events and gives up (nullopt) wherever it is unsure;
+// the other reads each step through nlohmann's document and names every
+// problem. Where the fast one returns a trace, the other returns the same.
+// Both throw TraceFileError, the fast one only for what the other would say
+// too (invalid JSON, the checks after the parse); nlohmann's own exceptions
+// may pass through both (trace_from_json turns them into TraceFileError).
+std::optional<Trace> read_trace_json_fast(const std::string& text, const std::string& name);
+Trace read_trace_json_by_document(const std::string& text, const std::string& name);
+
+// Asks the kernel to back a big buffer about to be filled with huge pages:
+// filling a trace's hundreds of MB page by page costs a fault per 4 KiB, and
+// on a virtual machine a fault is slow. A hint; nothing changes where it is
+// not supported.
+void advise_huge_pages(const void* data, size_t bytes);
 
 // Why a launch shape cannot be a CUDA launch ("" when it can): every dimension at
 // least 1; block at most 1024 threads (x, y <= 1024, z <= 64); grid x < 2^31,

@@ -50,10 +50,10 @@
 // limits, each step's block and warp inside them, a lane "src" of null or 0..31
 // (-1 is read as null).
 //
-// Memory: the parser builds nlohmann's document, which costs tens of bytes per
-// JSON value, so the steps (nearly all of a real file) are streamed: each one is
-// read into the trace as soon as its object closes and then dropped from the
-// document. A step may hold at most kMaxStepEvents parse events (a real one has
+// Memory: nlohmann's document costs tens of bytes per JSON value, so the steps
+// (nearly all of a real file) never become one: the fast reader (below) fills
+// each step from the parser's SAX events, and the reader it falls back on reads
+// each step as soon as its object closes and then drops it from the document. A step may hold at most kMaxStepEvents parse events (a real one has
 // under 1,000), members outside the schema at the top level are dropped unread,
 // and outside "steps" nothing nests deeper than an output's array; so junk like
 // 10^7 empty steps or a deep array fails at once instead of filling memory.
@@ -62,6 +62,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -523,6 +524,24 @@ void read_meta(const JsonReader& r, const Json& j, Trace& t) {
   }
 }
 
+// What follows the parse: the header, the metadata, the checks of the steps
+// against them, the outputs. `j` is the document without the steps' contents.
+void read_document(const JsonReader& r, const Json& j, const std::string& name, Trace& t) {
+  const int64_t version = read_header(r, j, name);
+  read_meta(r, j, t);
+  const JsonPath root;
+  const JsonPath steps_path = root / "steps";
+  r.array(j, steps_path);  // present, and an array (its steps are already read)
+  for (size_t i = 0; i < t.steps.size(); ++i) {
+    if (op_is_watch(t.steps[i].op) && version < kTraceJsonWatchVersion)
+      r.fail(steps_path[i] / "op", "a watch step in a format version " + std::to_string(version) +
+                                       " file (watch steps came with " + std::to_string(kTraceJsonWatchVersion) + ")");
+    const detail::StepPlaceProblem place = detail::step_place_problem(t.steps[i], t.meta.grid, t.meta.block);
+    if (place.field) r.fail(steps_path[i] / place.field, place.why);
+  }
+  read_outputs(r, j, t);
+}
+
 // The parser callback that streams "steps" (see "Memory" at the top).
 class StepStreamer {
  public:
@@ -619,26 +638,413 @@ Trace read_trace_json(const std::string& text, const std::string& name) {
     // parse_error, and out_of_range for a number beyond a double (1e999).
     throw TraceFileError(name + ": invalid JSON: " + e.what());
   }
-  const int64_t version = read_header(r, j, name);
-  read_meta(r, j, t);
-  const JsonPath root;
-  const JsonPath steps_path = root / "steps";
-  r.array(j, steps_path);  // present, and an array (its steps are already read)
-  for (size_t i = 0; i < t.steps.size(); ++i) {
-    if (op_is_watch(t.steps[i].op) && version < kTraceJsonWatchVersion)
-      r.fail(steps_path[i] / "op", "a watch step in a format version " + std::to_string(version) +
-                                       " file (watch steps came with " + std::to_string(kTraceJsonWatchVersion) + ")");
-    const detail::StepPlaceProblem place = detail::step_place_problem(t.steps[i], t.meta.grid, t.meta.block);
-    if (place.field) r.fail(steps_path[i] / place.field, place.why);
-  }
-  read_outputs(r, j, t);
+  read_document(r, j, name, t);
   return t;
 }
 
+
+// ---- the fast path: SAX events straight into steps -----------------------------
+//
+// Building each step's nlohmann document (a map per lane, a string per key) is
+// most of the time of read_trace_json. This reader takes nlohmann's SAX events
+// and fills each TraceStep as they come; only the members outside "steps" and a
+// step's small "args" become documents. It accepts only what read_trace_json
+// accepts and reads it to the same trace: at anything it is not sure of (a
+// value of the wrong type or out of range, a key twice, an unknown member, a
+// nesting the schema lacks, too many events in a step), it gives up, and the
+// caller reads the text again with read_trace_json, whose messages name the
+// field and the step. Invalid JSON is reported here, with the same message the
+// other reader gives (the same parser finds it at the same byte).
+
+// A scalar as the SAX events give it.
+struct RawValue {
+  enum class Kind : uint8_t { None, Null, Bool, Int, Uint, Float, Str };
+  Kind kind = Kind::None;
+  bool b = false;
+  int64_t i = 0;
+  uint64_t u = 0;
+  std::string str;
+
+  // JsonReader::integer's rule: any integer in [lo, hi].
+  bool integer(int64_t lo, int64_t hi, int64_t& out) const {
+    if (kind == Kind::Uint) {
+      if (hi < 0 || u > uint64_t(hi)) return false;
+      out = int64_t(u);
+      return true;
+    }
+    if (kind == Kind::Int) {
+      if (i < lo || i > hi) return false;
+      out = i;
+      return true;
+    }
+    return false;
+  }
+  bool u32(uint32_t& out) const {
+    int64_t v = 0;
+    if (!integer(0, std::numeric_limits<uint32_t>::max(), v)) return false;
+    out = uint32_t(v);
+    return true;
+  }
+  // JsonReader::hex's rule: "0x" and 8 or 16 digits for 32-bit types, up to 16 for 64-bit.
+  bool hex(DType t, uint64_t& out) const {
+    if (kind != Kind::Str || str.size() <= 2 || str[0] != '0' || str[1] != 'x') return false;
+    const bool widened = !dtype_is_64bit(t) && str.size() - 2 == 16;
+    const std::optional<uint64_t> bits = parse_hex(widened ? DType::U64 : t, str);
+    if (!bits) return false;
+    out = *bits;
+    return true;
+  }
+};
+
+class FastJsonReader final : public nlohmann::json_sax<Json> {
+ public:
+  FastJsonReader(const std::string& name, Trace& t) : name_(name), t_(t) {}
+
+  bool gave_up() const { return gave_up_; }
+  Json& document() { return root_; }
+
+  bool null() override { return scalar([](RawValue& v) { v.kind = RawValue::Kind::Null; }, Json(nullptr)); }
+  bool boolean(bool b) override {
+    return scalar([b](RawValue& v) { v.kind = RawValue::Kind::Bool, v.b = b; }, Json(b));
+  }
+  bool number_integer(number_integer_t n) override {
+    return scalar([n](RawValue& v) { v.kind = RawValue::Kind::Int, v.i = n; }, Json(n));
+  }
+  bool number_unsigned(number_unsigned_t n) override {
+    return scalar([n](RawValue& v) { v.kind = RawValue::Kind::Uint, v.u = n; }, Json(n));
+  }
+  bool number_float(number_float_t x, const string_t&) override {
+    return scalar([](RawValue& v) { v.kind = RawValue::Kind::Float; }, Json(x));
+  }
+  bool string(string_t& text) override {
+    if (where_ == Where::Args) return put_arg(Json(std::move(text)));
+    if (in_step()) {
+      RawValue* v = step_value();
+      if (!v) return ok_or_give_up();
+      v->kind = RawValue::Kind::Str;
+      v->str.swap(text);
+      return true;
+    }
+    return put(Json(std::move(text)));
+  }
+  bool binary(binary_t&) override { return give_up(); }
+
+  bool start_object(std::size_t) override {
+    switch (where_) {
+      case Where::Outside:
+        if (depth_ == 0) {
+          ++depth_;
+          return true;
+        }
+        return open_document(Json::object());
+      case Where::Steps:
+        where_ = Where::Step;
+        begin_step();
+        return count();
+      case Where::Step:
+        if (key_ != Key::Args || seen(Key::Args)) return give_up();
+        step_seen_ |= 1u << int(Key::Args);
+        where_ = Where::Args;
+        args_ = Json::object();
+        return count();
+      case Where::Lanes:
+        if (lane_count_ == kWarpSize) return give_up();
+        where_ = Where::Lane;
+        lanes_[lane_count_++] = LaneValues{};
+        return count();
+      default: return give_up();
+    }
+  }
+  bool end_object() override {
+    switch (where_) {
+      case Where::Outside: return close_document();
+      case Where::Step:
+        where_ = Where::Steps;
+        return count() && finish_step();
+      case Where::Args: where_ = Where::Step; return count();
+      case Where::Lane: where_ = Where::Lanes; return count();
+      default: return give_up();
+    }
+  }
+  bool start_array(std::size_t) override {
+    if (where_ == Where::Step) {
+      if (key_ != Key::Lanes || seen(Key::Lanes)) return give_up();
+      step_seen_ |= 1u << int(Key::Lanes);
+      where_ = Where::Lanes;
+      lane_count_ = 0;
+      return count();
+    }
+    if (where_ != Where::Outside || depth_ == 0) return give_up();
+    if (depth_ == 1 && top_key_ == "steps") {
+      if (steps_seen_) return give_up();
+      steps_seen_ = true;
+      root_["steps"] = Json::array();
+      where_ = Where::Steps;
+      return true;
+    }
+    return open_document(Json::array());
+  }
+  bool end_array() override {
+    if (where_ == Where::Lanes) {
+      where_ = Where::Step;
+      return count();
+    }
+    if (where_ == Where::Steps) {
+      where_ = Where::Outside;
+      return true;
+    }
+    if (where_ == Where::Outside) return close_document();
+    return give_up();
+  }
+  bool key(string_t& k) override {
+    switch (where_) {
+      case Where::Outside:
+        if (depth_ == 1) {
+          // Members outside the schema are dropped unread by the other reader.
+          if (!known_member(k)) return give_up();
+          top_key_ = k;
+          return true;
+        }
+        pending_key_ = k;
+        return true;
+      case Where::Step: key_ = step_key(k); return count();
+      case Where::Args: pending_key_ = k; return count();
+      case Where::Lane: lane_key_ = lane_key(k); return count();
+      default: return give_up();
+    }
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    throw TraceFileError(name_ + ": invalid JSON: " + e.what());
+  }
+
+ private:
+  enum class Where : uint8_t { Outside, Steps, Step, Args, Lanes, Lane };
+  // A step's members that are read; Other: ignored when scalar (derived fields).
+  enum class Key : uint8_t { Block, Warp, Seq, Op, Line, Mask, DType, Args, Lanes, Other };
+  enum class LaneKey : uint8_t { Lane, Active, In, Src, Ok, Undefined, Out, Addr, Bytes, B, Other };
+  static constexpr int kStepKeys = 9, kLaneKeys = 10;
+
+  struct LaneValues {
+    RawValue v[kLaneKeys];
+    uint32_t seen = 0;
+  };
+
+  static bool known_member(const std::string& key) {
+    static const char* const kMembers[] = {
+        "format", "version", "scenario", "params", "dtype", "input", "backend", "device",
+        "compute_capability", "tool_version", "grid", "block", "source", "overflow",
+        "measurements", "steps", "outputs", "output_dtypes"};
+    for (const char* m : kMembers)
+      if (key == m) return true;
+    return false;
+  }
+  static Key step_key(const std::string& k) {
+    static const char* const kNames[] = {"block", "warp", "seq", "op", "line", "mask", "dtype", "args", "lanes"};
+    for (int i = 0; i < kStepKeys; ++i)
+      if (k == kNames[i]) return Key(i);
+    return Key::Other;
+  }
+  static LaneKey lane_key(const std::string& k) {
+    static const char* const kNames[] = {"lane", "active", "in", "src", "ok", "undefined", "out", "addr", "bytes", "b"};
+    for (int i = 0; i < kLaneKeys; ++i)
+      if (k == kNames[i]) return LaneKey(i);
+    return LaneKey::Other;
+  }
+
+  bool give_up() {
+    gave_up_ = true;
+    return false;  // stops the parse
+  }
+  bool ok_or_give_up() { return gave_up_ ? false : count(); }
+  // The other reader refuses a step of more than StepStreamer::kMaxStepEvents events.
+  bool count() { return ++step_events_ <= StepStreamer::kMaxStepEvents || give_up(); }
+  bool in_step() const { return where_ == Where::Step || where_ == Where::Lane || where_ == Where::Args; }
+  bool seen(Key k) const { return (step_seen_ >> int(k)) & 1u; }
+
+  // Where a scalar inside a step goes (null: ignored, or given up).
+  RawValue* step_value() {
+    if (where_ == Where::Step) {
+      if (key_ == Key::Other) return nullptr;
+      if (key_ == Key::Args || key_ == Key::Lanes || seen(key_)) return give_up(), nullptr;
+      step_seen_ |= 1u << int(key_);
+      return &step_[int(key_)];
+    }
+    if (where_ == Where::Lane) {
+      if (lane_key_ == LaneKey::Other) return nullptr;
+      LaneValues& lane = lanes_[lane_count_ - 1];
+      if ((lane.seen >> int(lane_key_)) & 1u) return give_up(), nullptr;
+      lane.seen |= 1u << int(lane_key_);
+      return &lane.v[int(lane_key_)];
+    }
+    return give_up(), nullptr;  // a string in "args" goes through put_arg
+  }
+
+  template <class SetRaw>
+  bool scalar(SetRaw set, Json value) {
+    if (where_ == Where::Args) return put_arg(std::move(value));
+    if (in_step()) {
+      RawValue* v = step_value();
+      if (!v) return ok_or_give_up();
+      set(*v);
+      return count();
+    }
+    return put(std::move(value));
+  }
+  bool put_arg(Json value) {
+    args_[pending_key_] = std::move(value);
+    return count();
+  }
+
+  // Members outside "steps": a document, as the other reader builds it.
+  bool put(Json value) {
+    if (where_ == Where::Args) return put_arg(std::move(value));
+    if (where_ != Where::Outside || depth_ == 0) return give_up();
+    if (depth_ == 1) {
+      if (top_key_ == "steps") return give_up();
+      root_[top_key_] = std::move(value);
+      return true;
+    }
+    Json& into = *open_.back();
+    if (into.is_object()) into[pending_key_] = std::move(value);
+    else into.push_back(std::move(value));
+    return true;
+  }
+  bool open_document(Json container) {
+    // Outside the steps nothing nests deeper than "outputs": {"out": [...]}.
+    if (depth_ >= 2 && !(depth_ == 2 && top_key_ == "outputs" && container.is_array())) return give_up();
+    if (top_key_ == "steps") return give_up();
+    Json* at = nullptr;
+    if (depth_ == 1) {
+      at = &(root_[top_key_] = std::move(container));
+    } else {
+      Json& into = *open_.back();
+      if (into.is_object()) {
+        at = &(into[pending_key_] = std::move(container));
+      } else {
+        into.push_back(std::move(container));
+        at = &into.back();
+      }
+    }
+    open_.push_back(at);
+    ++depth_;
+    return true;
+  }
+  bool close_document() {
+    --depth_;
+    if (!open_.empty() && depth_ >= 1) open_.pop_back();
+    return true;
+  }
+
+  void begin_step() {
+    step_seen_ = 0;
+    step_events_ = 0;
+    lane_count_ = 0;
+    args_ = Json();
+    for (RawValue& v : step_) v.kind = RawValue::Kind::None;
+  }
+
+  // The step as read_step reads it, or give up.
+  bool finish_step() {
+    constexpr uint32_t kAll = (1u << kStepKeys) - 1;
+    if (step_seen_ != kAll || lane_count_ != kWarpSize || !args_.is_object()) return give_up();
+    TraceStep& s = t_.steps.emplace_back();
+    bool ok = step_[int(Key::Block)].u32(s.block) && step_[int(Key::Warp)].u32(s.warp) &&
+              step_[int(Key::Seq)].u32(s.seq) && step_[int(Key::Line)].u32(s.line) &&
+              step_[int(Key::Op)].kind == RawValue::Kind::Str && parse_op(step_[int(Key::Op)].str, &s.op);
+    uint64_t mask = 0;
+    ok = ok && step_[int(Key::Mask)].hex(DType::U32, mask);
+    s.mask = uint32_t(mask);
+    std::optional<DType> dtype;
+    if (ok && step_[int(Key::DType)].kind == RawValue::Kind::Str) dtype = parse_dtype(step_[int(Key::DType)].str);
+    if (!ok || !dtype) return give_up();
+    s.dtype = *dtype;
+    try {
+      read_args(JsonReader(name_), args_, JsonPath{}, s);
+    } catch (const TraceFileError&) {
+      return give_up();
+    } catch (const Json::exception&) {
+      return give_up();
+    }
+    const DType out_dtype = op_result_dtype(s.op, s.dtype);
+    const bool shared = op_is_shared(s.op), per_lane_b = s.step_flags & kStepPerLaneOperand;
+    auto has = [](const LaneValues& lane, LaneKey k) { return (lane.seen >> int(k)) & 1u; };
+    for (int i = 0; i < kWarpSize; ++i) {
+      const LaneValues& lane = lanes_[i];
+      const RawValue* v = lane.v;
+      LaneRecord& l = s.lanes[i];
+      int64_t index = -1;
+      if (!has(lane, LaneKey::Lane) || !v[int(LaneKey::Lane)].integer(0, kWarpSize - 1, index) || index != i)
+        return give_up();
+      for (LaneKey k : {LaneKey::Active, LaneKey::Ok, LaneKey::Undefined})
+        if (!has(lane, k) || v[int(k)].kind != RawValue::Kind::Bool) return give_up();
+      l.flags = uint8_t((v[int(LaneKey::Active)].b ? kLaneActive : 0) | (v[int(LaneKey::Ok)].b ? kLaneOk : 0) |
+                        (v[int(LaneKey::Undefined)].b ? kLaneUndefined : 0));
+      if (!has(lane, LaneKey::In) || !v[int(LaneKey::In)].hex(s.dtype, l.in)) return give_up();
+      if (!has(lane, LaneKey::Out) || !v[int(LaneKey::Out)].hex(out_dtype, l.out)) return give_up();
+      const RawValue& src = v[int(LaneKey::Src)];
+      int64_t src_lane = -1;
+      if (!has(lane, LaneKey::Src) || (src.kind != RawValue::Kind::Null && !src.integer(-1, kWarpSize - 1, src_lane)))
+        return give_up();
+      l.src = int8_t(src_lane);
+      if ((shared || has(lane, LaneKey::Addr)) && !v[int(LaneKey::Addr)].u32(l.addr)) return give_up();
+      if (per_lane_b && (!has(lane, LaneKey::B) || !v[int(LaneKey::B)].u32(l.addr))) return give_up();
+      if (shared || has(lane, LaneKey::Bytes)) {
+        int64_t bytes = 0;
+        if (!v[int(LaneKey::Bytes)].integer(0, 255, bytes)) return give_up();
+        l.bytes = uint8_t(bytes);
+      }
+    }
+    if (shared) {
+      try {
+        analyze_shared_access(shared_access_of(s));
+      } catch (const std::invalid_argument&) {
+        return give_up();
+      }
+    }
+    return true;
+  }
+
+  const std::string& name_;
+  Trace& t_;
+  Json root_ = Json::object();
+  std::vector<Json*> open_;  // the open containers of root_'s members
+  int depth_ = 0;            // containers open outside the steps, the root included
+  std::string top_key_, pending_key_;
+  bool steps_seen_ = false, gave_up_ = false;
+  Where where_ = Where::Outside;
+  // The step being read.
+  Key key_ = Key::Other;
+  LaneKey lane_key_ = LaneKey::Other;
+  uint32_t step_seen_ = 0;
+  size_t step_events_ = 0;
+  RawValue step_[kStepKeys];
+  Json args_;
+  LaneValues lanes_[kWarpSize];
+  int lane_count_ = 0;
+};
+
 }  // namespace
+
+// The trace, or nullopt where read_trace_json must read it (see above).
+std::optional<Trace> detail::read_trace_json_fast(const std::string& text, const std::string& name) {
+  Trace t;
+  t.steps.reserve(text.size() / 4096);
+  FastJsonReader reader(name, t);
+  const bool parsed = Json::sax_parse(text, &reader);
+  if (reader.gave_up() || !parsed) return std::nullopt;
+  read_document(JsonReader(name), reader.document(), name, t);
+  // The reservation guessed from the text's size: give back what it overshot.
+  if (t.steps.capacity() - t.steps.size() > t.steps.size() / 8) t.steps.shrink_to_fit();
+  return t;
+}
+
+Trace detail::read_trace_json_by_document(const std::string& text, const std::string& name) {
+  return read_trace_json(text, name);
+}
 
 Trace trace_from_json(const std::string& text, const std::string& name_for_errors) {
   try {
+    if (std::optional<Trace> fast = detail::read_trace_json_fast(text, name_for_errors)) return std::move(*fast);
     return read_trace_json(text, name_for_errors);
   } catch (const Json::exception& e) {
     // The field readers check types first; this keeps the promise that every

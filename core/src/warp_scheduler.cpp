@@ -9,21 +9,49 @@
 #include "warpviz/warp_scheduler.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <boost/context/fiber.hpp>
 #include <boost/context/pooled_fixedsize_stack.hpp>
+#include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <system_error>
+#include <thread>
 
+#include "trace_io_internal.h"
 #include "warpviz/bank_model.h"
 #include "warpviz/warp_rules.h"
 
 namespace ctx = boost::context;
 
 namespace warpviz::emu {
+
+namespace {
+
+// Room for `more` steps, and when it must grow, for `expected` in all. A big
+// trace grows into a buffer of huge pages: filling hundreds of MB page by page
+// costs a fault per 4 KiB (slow on a VM); and each time it doubles, the kernel
+// zeroes and the copy fills the whole new buffer, so a launch that can guess
+// its size grows once.
+void make_room(std::vector<TraceStep>& steps, size_t more, size_t expected = 0) {
+  const size_t need = steps.size() + more;
+  if (need <= steps.capacity()) return;
+  std::vector<TraceStep> bigger;
+  bigger.reserve(std::max({need, steps.capacity() * 2, expected}));
+  detail::advise_huge_pages(bigger.data(), bigger.capacity() * sizeof(TraceStep));
+  bigger.insert(bigger.end(), steps.begin(), steps.end());
+  steps.swap(bigger);
+}
+
+}  // namespace
 
 bool RecordFilter::wants(uint32_t block, uint32_t warp) const {
   if (!blocks.empty() && std::find(blocks.begin(), blocks.end(), block) == blocks.end()) return false;
@@ -94,19 +122,21 @@ bool same_watch(const WarpOpRequest& a, const WarpOpRequest& b) {
 class BlockRun {
  public:
   BlockRun(Dim3 grid, Dim3 block, const std::function<void()>& body, const RecordFilter& filter,
-           Trace& trace, LaunchStats& stats)
+           LaunchStats& stats)
       : grid_(grid),
         block_(block),
         body_(body),
         filter_(filter),
-        trace_(trace),
         stats_(stats),
         stacks_(kFiberStackBytes, 64),
         threads_(block.count()),
         warp_count_(uint32_t((block.count() + kWarpSize - 1) / kWarpSize)),
         warp_seq_(warp_count_) {}
 
-  void run(Dim3 block_idx, uint32_t block_linear);
+  // Runs one block, appending its recorded steps to `steps` in completion
+  // order until `room` of them are there; returns whether any were dropped
+  // for want of room. The caller sorts them. Rethrows what a thread threw.
+  bool run(Dim3 block_idx, uint32_t block_linear, std::vector<TraceStep>& steps, size_t room);
 
  private:
   void start_threads(Dim3 block_idx, uint32_t block_linear);
@@ -122,14 +152,19 @@ class BlockRun {
 
  public:
   std::string describe_waits() const;
+  bool dropped() const { return dropped_; }
+  void expect_steps(size_t steps) { expected_steps_ = steps; }
 
  private:
 
   Dim3 grid_, block_;
   const std::function<void()>& body_;
   const RecordFilter& filter_;
-  Trace& trace_;
   LaunchStats& stats_;
+  std::vector<TraceStep>* steps_ = nullptr;  // where this block's steps go
+  size_t steps_end_ = 0;                     // steps_ may grow to this size
+  size_t expected_steps_ = 0;                // a guess at steps_'s final size
+  bool dropped_ = false;
   ctx::pooled_fixedsize_stack stacks_;
   std::vector<EmuThread> threads_;
   uint32_t warp_count_;
@@ -285,10 +320,12 @@ void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
   stats_.lane_ops += uint64_t(std::popcount(group.lanes));
 
   if (filter_.wants(block_linear_, warp)) {
-    if (trace_.steps.size() < filter_.max_steps)
-      trace_.steps.push_back(step);
+    if (steps_->size() < steps_end_) {
+      make_room(*steps_, 1, expected_steps_);
+      steps_->push_back(step);
+    }
     else
-      trace_.overflow = true;
+      dropped_ = true;
   }
 }
 
@@ -440,12 +477,15 @@ void BlockRun::resume(EmuThread& t) {
   ++stats_.context_switches;
 }
 
-void BlockRun::run(Dim3 block_idx, uint32_t block_linear) {
+bool BlockRun::run(Dim3 block_idx, uint32_t block_linear, std::vector<TraceStep>& steps, size_t room) {
   struct Current {
     explicit Current(const BlockRun* r) { t_block_run = r; }
     ~Current() { t_block_run = nullptr; }
   } current(this);
-  const size_t first_step = trace_.steps.size();
+  steps_ = &steps;
+  steps_end_ = room > SIZE_MAX - steps.size() ? SIZE_MAX : steps.size() + room;
+  dropped_ = false;
+  error_ = nullptr;
   start_threads(block_idx, block_linear);
   for (;;) {
     while (!ready_.empty()) {
@@ -465,12 +505,215 @@ void BlockRun::run(Dim3 block_idx, uint32_t block_linear) {
     // lanes read as 0) rather than hang, and so does the emulator.
     force_earliest_group();
   }
-  // Steps were appended in completion order; a trace lists them warp by warp.
-  std::stable_sort(trace_.steps.begin() + first_step, trace_.steps.end(),
-                   [](const TraceStep& a, const TraceStep& b) {
-                     return a.warp != b.warp ? a.warp < b.warp : a.seq < b.seq;
-                   });
   if (error_) std::rethrow_exception(error_);
+  return dropped_;
+}
+
+// The steps a launch will have recorded at its end, guessed from the blocks
+// done so far (blocks tend to record alike), at most `limit`; 0: no guess yet.
+size_t expected_steps(size_t first, size_t now, uint64_t blocks_done, uint64_t blocks, size_t limit) {
+  if (blocks_done == 0 || now == first) return 0;
+  const double per_block = double(now - first) / double(blocks_done);
+  const double guess = double(first) + per_block * double(blocks) * 1.02 + 1;
+  return guess >= double(limit) ? limit : size_t(guess);
+}
+
+// A trace lists a block's steps warp by warp; (warp, seq) is unique in a block.
+bool step_order(const TraceStep& a, const TraceStep& b) {
+  return a.warp != b.warp ? a.warp < b.warp : a.seq < b.seq;
+}
+
+Dim3 block_index(const Dim3& grid, uint64_t linear) {
+  return Dim3{uint32_t(linear % grid.x), uint32_t(linear / grid.x % grid.y),
+              uint32_t(linear / (uint64_t(grid.x) * grid.y))};
+}
+
+void add_stats(LaunchStats& total, const LaunchStats& part) {
+  total.threads += part.threads;
+  total.warp_ops += part.warp_ops;
+  total.lane_ops += part.lane_ops;
+  total.context_switches += part.context_switches;
+}
+
+// One block after another on the calling thread: each block's steps go
+// straight into the trace and are sorted there.
+LaunchStats run_blocks_in_order(Dim3 grid, Dim3 block, const std::function<void()>& body,
+                                const RecordFilter& filter, Trace& trace) {
+  LaunchStats stats;
+  BlockRun run(grid, block, body, filter, stats);
+  const uint64_t blocks = grid.count();
+  const size_t launch_first = trace.steps.size();
+  for (uint64_t linear = 0; linear < blocks; ++linear) {
+    const size_t first_step = trace.steps.size();
+    run.expect_steps(expected_steps(launch_first, first_step, linear, blocks, filter.max_steps));
+    const size_t room = filter.max_steps > first_step ? filter.max_steps - first_step : 0;
+    bool dropped = false;
+    try {
+      dropped = run.run(block_index(grid, linear), uint32_t(linear), trace.steps, room);
+    } catch (...) {
+      if (run.dropped()) trace.overflow = true;
+      std::stable_sort(trace.steps.begin() + first_step, trace.steps.end(), step_order);
+      throw;
+    }
+    if (dropped) trace.overflow = true;
+    std::stable_sort(trace.steps.begin() + first_step, trace.steps.end(), step_order);
+  }
+  return stats;
+}
+
+// Blocks spread over worker threads, each worker taking the next block not
+// yet taken. A block's steps are kept apart, in completion order, and joined
+// to the trace in block order as soon as every earlier block has joined, so
+// the trace is exactly the one-thread trace: the same cut at max_steps (the
+// first steps in completion order of the block that fills the trace) and the
+// same sort. The first block (in block order) that throws ends the launch,
+// as it would on one thread; blocks after it that already ran did their
+// writes to global memory, which one thread would not have done.
+class ParallelLaunch {
+ public:
+  ParallelLaunch(Dim3 grid, Dim3 block, const std::function<void()>& body, const RecordFilter& filter,
+                 Trace& trace)
+      : grid_(grid), block_(block), body_(body), filter_(filter), trace_(trace), blocks_(grid.count()) {
+    // Every block may add at most what is left at the start.
+    room_ = filter.max_steps > trace.steps.size() ? filter.max_steps - trace.steps.size() : 0;
+    first_ = trace.steps.size();
+  }
+
+  LaunchStats run(unsigned workers) {
+    std::vector<LaunchStats> stats(workers);
+    std::vector<std::thread> threads;
+    threads.reserve(workers);
+    for (unsigned w = 0; w < workers; ++w) {
+      try {
+        threads.emplace_back([this, &stats, w] { work(stats[w]); });
+      } catch (const std::system_error&) {
+        break;  // no more threads to be had: those started take every block
+      }
+    }
+    if (threads.empty()) work(stats[0]);
+    for (std::thread& t : threads) t.join();
+    LaunchStats total;
+    for (const LaunchStats& s : stats) add_stats(total, s);
+    if (error_) std::rethrow_exception(error_);
+    return total;
+  }
+
+ private:
+  struct BlockSteps {
+    std::vector<TraceStep> steps;   // completion order
+    std::vector<uint32_t> order;    // indices into steps, sorted by step_order
+    bool dropped = false;
+    std::exception_ptr error;
+  };
+
+  void work(LaunchStats& stats_out) {
+    // Counted here and handed over at the end: the workers' counters side by
+    // side in one vector would share cache lines, bumped at every switch.
+    LaunchStats stats;
+    struct HandOver {
+      LaunchStats& from;
+      LaunchStats& to;
+      ~HandOver() { to = from; }
+    } hand_over{stats, stats_out};
+    try {
+      BlockRun run(grid_, block_, body_, filter_, stats);
+      for (;;) {
+        const uint64_t linear = next_block_.fetch_add(1);
+        if (linear >= blocks_ || stop_.load()) return;
+        BlockSteps done = spare_buffers();
+        try {
+          done.dropped = run.run(block_index(grid_, linear), uint32_t(linear), done.steps, room_);
+        } catch (...) {
+          done.dropped = run.dropped();
+          done.error = std::current_exception();
+        }
+        done.order.resize(done.steps.size());
+        for (uint32_t i = 0; i < done.order.size(); ++i) done.order[i] = i;
+        std::sort(done.order.begin(), done.order.end(),
+                  [&](uint32_t a, uint32_t b) { return step_order(done.steps[a], done.steps[b]); });
+        if (done.error) stop_ = true;
+        deliver(linear, std::move(done));
+      }
+    } catch (...) {
+      // Out of memory for the fibers or the steps: a launch error like any other.
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!error_) error_ = std::current_exception();
+      stop_ = true;
+    }
+  }
+
+  // Joins the finished blocks that are next in block order.
+  void deliver(uint64_t linear, BlockSteps&& done) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    waiting_.emplace(linear, std::move(done));
+    for (auto it = waiting_.find(joined_); it != waiting_.end() && !error_; it = waiting_.find(joined_)) {
+      join(it->second);
+      // Its buffers go to the next block: fresh ones each block would have the
+      // allocator hand pages back and the kernel zero them again.
+      if (spare_.size() < kMaxSpare) {
+        it->second.steps.clear();
+        it->second.order.clear();
+        spare_.push_back(std::move(it->second));
+      }
+      waiting_.erase(it);
+      ++joined_;
+    }
+  }
+
+  BlockSteps spare_buffers() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    BlockSteps done;
+    if (!spare_.empty()) {
+      done.steps = std::move(spare_.back().steps);
+      done.order = std::move(spare_.back().order);
+      spare_.pop_back();
+    }
+    return done;
+  }
+
+  void join(BlockSteps& done) {
+    std::vector<TraceStep>& steps = trace_.steps;
+    const size_t room = filter_.max_steps > steps.size() ? filter_.max_steps - steps.size() : 0;
+    const size_t keep = std::min(room, done.steps.size());
+    if (done.dropped || keep < done.steps.size()) trace_.overflow = true;
+    make_room(steps, keep, expected_steps(first_, steps.size() + keep, joined_ + 1, blocks_, filter_.max_steps));
+    // The kept steps are the first `keep` to complete; the sorted order
+    // filtered to them is their sorted order.
+    for (uint32_t i : done.order)
+      if (i < keep) steps.push_back(done.steps[i]);
+    if (done.error) error_ = done.error;
+  }
+
+  Dim3 grid_, block_;
+  const std::function<void()>& body_;
+  const RecordFilter& filter_;
+  Trace& trace_;
+  const uint64_t blocks_;
+  size_t room_ = 0;
+  size_t first_ = 0;  // the trace's steps before this launch
+  std::atomic<uint64_t> next_block_{0};
+  std::atomic<bool> stop_{false};
+  std::mutex mutex_;  // guards what follows, and trace_
+  std::map<uint64_t, BlockSteps> waiting_;  // finished, not yet joined
+  static constexpr size_t kMaxSpare = 64;
+  std::vector<BlockSteps> spare_;           // joined, their buffers kept
+  uint64_t joined_ = 0;
+  std::exception_ptr error_;
+};
+
+std::atomic<unsigned> g_emulator_threads{0};  // 0: the default
+
+unsigned default_emulator_threads() {
+  if (const char* text = std::getenv(kEmulatorThreadsEnv); text && *text) {
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long n = std::strtoul(text, &end, 10);
+    if (errno != 0 || *end != 0 || n < 1 || n > kMaxEmulatorThreads || !std::isdigit(static_cast<unsigned char>(*text)))
+      throw std::invalid_argument(std::string(kEmulatorThreadsEnv) + " must be a thread count from 1 to " +
+                                  std::to_string(kMaxEmulatorThreads) + ", not '" + text + "'");
+    return unsigned(n);
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
 }
 
 }  // namespace
@@ -480,21 +723,25 @@ void BlockRun::run(Dim3 block_idx, uint32_t block_linear) {
 // ============================================================================
 
 LaunchStats launch_grid(Dim3 grid, Dim3 block, const std::function<void()>& thread_body,
-                        const RecordFilter& filter, Trace& trace) {
+                        const RecordFilter& filter, Trace& trace, unsigned threads) {
   if (grid.count() == 0 || block.count() == 0)
     throw std::invalid_argument("launch: grid and block must not be empty");
   if (block.count() > 1024)
     throw std::invalid_argument("launch: a block holds at most 1024 threads, not " +
                                 std::to_string(block.count()));
   if (t_current) throw std::logic_error("launch: kernels cannot launch kernels in the emulator");
-  LaunchStats stats;
-  BlockRun run(grid, block, thread_body, filter, trace, stats);
-  uint32_t linear = 0;
-  for (uint32_t z = 0; z < grid.z; ++z)
-    for (uint32_t y = 0; y < grid.y; ++y)
-      for (uint32_t x = 0; x < grid.x; ++x, ++linear) run.run(Dim3{x, y, z}, linear);
-  return stats;
+  if (threads == 0) threads = emulator_threads();
+  const unsigned workers = unsigned(std::min<uint64_t>(std::min(threads, kMaxEmulatorThreads), grid.count()));
+  if (workers <= 1) return run_blocks_in_order(grid, block, thread_body, filter, trace);
+  return ParallelLaunch(grid, block, thread_body, filter, trace).run(workers);
 }
+
+unsigned emulator_threads() {
+  const unsigned set = g_emulator_threads.load();
+  return set ? set : default_emulator_threads();
+}
+
+void set_emulator_threads(unsigned threads) { g_emulator_threads = std::min(threads, kMaxEmulatorThreads); }
 
 bool in_emulated_thread() { return t_current != nullptr; }
 

@@ -92,7 +92,11 @@ void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_by
   Trace trace;
   set_running_kernel(kernel_name);
   try {
-    emu::launch_grid(grid, block, thread_body, launch_filter(index), trace);
+    // One OS thread: a user's kernel may share anything between blocks (its
+    // atomics are plain read-modify-writes, extern __shared__ is one buffer,
+    // a last-block-done counter depends on block order), and the crash and
+    // hang reports name the one running thread.
+    emu::launch_grid(grid, block, thread_body, launch_filter(index), trace, 1);
   } catch (const std::exception& e) {
     fail("kernel-error", std::string("kernel `") + kernel_name + "`: " + e.what(), 3);
   }

@@ -3,9 +3,10 @@
 // they name have arrived, then warp_rules computes the results and the step is
 // recorded.
 //
-// Blocks run one after another on the calling OS thread, so `__shared__`
+// Blocks are independent, so a launch spreads them over OS threads (all cores
+// by default); a block runs start to end on one OS thread, so `__shared__`
 // variables (thread_local statics in emulated kernels) are one block's shared
-// memory at a time.
+// memory at a time. The trace is the same whatever the thread count.
 #pragma once
 
 #include <cstdint>
@@ -67,8 +68,22 @@ struct LaunchStats {
 // Runs thread_body once per thread of the grid. Recorded steps are appended to
 // `trace` (ordered by block, warp, seq); trace.overflow is set past max_steps.
 // Exceptions thrown by a thread body are rethrown here after the block unwinds.
+//
+// `threads` OS threads run the blocks (0: emulator_threads()); the trace and
+// stats are those of one thread, block after block. Blocks that share more
+// than disjoint writes to global memory (atomics, a counter the last block
+// reads) would see each other in a different order, so such code passes 1.
 LaunchStats launch_grid(Dim3 grid, Dim3 block, const std::function<void()>& thread_body,
-                        const RecordFilter& filter, Trace& trace);
+                        const RecordFilter& filter, Trace& trace, unsigned threads = 0);
+
+// The thread count launches use by default: set_emulator_threads's, else
+// WARPVIZ_EMU_THREADS (1 to kMaxEmulatorThreads; anything else throws
+// std::invalid_argument), else every core.
+constexpr const char* kEmulatorThreadsEnv = "WARPVIZ_EMU_THREADS";
+constexpr unsigned kMaxEmulatorThreads = 1024;
+unsigned emulator_threads();
+// 0 goes back to the default.
+void set_emulator_threads(unsigned threads);
 
 // --- Called from inside an emulated thread ---------------------------------
 bool in_emulated_thread();
