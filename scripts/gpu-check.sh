@@ -185,6 +185,14 @@ sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-san
 scenarios=$("$cli" list --json | python3 -c 'import json,sys; print(" ".join(s["name"] for s in json.load(sys.stdin)))')
 san_started=$SECONDS
 mkdir -p "$out/sanitize"
+# One small run first: on some machines compute-sanitizer refuses the device
+# ("Device not supported"); then say so once rather than in every run.
+probe="$out/logs/sanitize_probe.txt"
+"$sanitizer" --tool memcheck "$cli" run warp_sum --backend cuda -o "$out/sanitize/probe.wvt" >"$probe" 2>&1
+if ! grep -q "ERROR SUMMARY" "$probe"; then
+  echo "  compute-sanitizer did not run here:"; tail -5 "$probe" | sed 's/^/    /'
+  summary+=("compute-sanitizer: did not run on this machine ($(grep -m1 -iE "error|not supported" "$probe" | cut -c1-120))")
+else
 jobs_file="$out/sanitize/jobs.txt"
 : >"$jobs_file"
 for tool in memcheck racecheck synccheck; do
@@ -236,6 +244,7 @@ for tool in memcheck racecheck synccheck; do
 done
 n_scen=$(wc -w <<<"$scenarios")
 summary+=("compute-sanitizer: $n_scen scenarios x recorded/unrecorded/overflow + bench record per tool, in $((SECONDS - san_started)) s")
+fi
 fi
 
 if wanted user; then
