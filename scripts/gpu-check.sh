@@ -7,7 +7,7 @@
 # shared libraries it needs (libboost_context); scripts/gpu-bundle.sh makes
 # such a folder (build-gpu).
 # WARPVIZ_GPU_CHECK picks sections (default: all of them):
-#   tests traces bank sass bench costs user sanitize frames
+#   tests traces bank sass bench costs user overflow sanitize frames
 # `frames` times the desktop app on the GPU's own GL driver: warpviz
 # --offscreen (a headless EGL context) from BUILD_DIR/bin (a bundle) or
 # BUILD_DIR/app, with glvnd's loaders unpacked from .gl/*.deb where the
@@ -18,7 +18,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 results=${2:-${OUT:-/tmp/warpviz-gpu}}
-sections=" ${WARPVIZ_GPU_CHECK:-tests traces bank sass bench costs user sanitize frames} "
+sections=" ${WARPVIZ_GPU_CHECK:-tests traces bank sass bench costs user overflow sanitize frames} "
 wanted() { [[ $sections == *" $1 "* ]]; }
 out=$(mktemp -d)
 mkdir -p "$results" "$out/traces" "$out/logs"
@@ -151,33 +151,104 @@ cuobjdump -sass "$cli" 2>/dev/null | awk '
 ' | tee "$out/logs/sass_latency.txt" | cut -c1-240
 fi
 
-if wanted sanitize; then
-echo "== compute-sanitizer: memcheck, racecheck, synccheck over every scenario, recorded and not, and bench record"
-sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+if wanted overflow; then
+echo "== a recorder that overflows: 2 step slots per warp, guarded buffers (WARPVIZ_TRACE_BUFFER_STEPS=2)"
+# The buffer is poisoned and followed by a guard; after each launch the host
+# checks that the device wrote nothing past it (else the run fails with "wrote
+# outside its trace buffer"), then marks the trace overflowed, no rerun.
+"$build/tests/test_gpu" "[overflow]" >"$out/logs/test_gpu_overflow.log" 2>&1
+ovf_tests=$?
+grep -E "test cases|All tests passed" "$out/logs/test_gpu_overflow.log" | tail -1 | sed 's/^/  test_gpu [overflow]: /'
 scenarios=$("$cli" list --json | python3 -c 'import json,sys; print(" ".join(s["name"] for s in json.load(sys.stdin)))')
-san_runs=0 san_clean=0
-for tool in memcheck racecheck synccheck; do
-  for s in $scenarios; do
-    for mode in recorded unrecorded; do
-      extra=(); [[ $mode == unrecorded ]] && extra=(--no-record)
-      log="$out/logs/sanitize_${tool}_${s}_${mode}.txt"
-      san_runs=$((san_runs + 1))
-      if "$sanitizer" --tool "$tool" --error-exitcode 99 "$cli" run "$s" --backend cuda "${extra[@]}" -o "$out/san.wvt" >"$log" 2>&1; then
-        san_clean=$((san_clean + 1))
-      else
-        echo "  $tool $s $mode: exit $?"; grep -m3 -E "=+ (ERROR|Invalid|Race|Barrier)|ERROR SUMMARY" "$log"
-      fi
-    done
-  done
-  log="$out/logs/sanitize_${tool}_bench.txt"
-  san_runs=$((san_runs + 1))
-  if "$sanitizer" --tool "$tool" --error-exitcode 99 "$cli" bench record --log2n 20 --repeat 2 >"$log" 2>&1; then
-    san_clean=$((san_clean + 1))
+ovf_runs=0 ovf_marked=0 ovf_fit=0 ovf_outside=0 ovf_failed=0
+for s in $scenarios; do
+  log="$out/logs/overflow_$s.txt"
+  ovf_runs=$((ovf_runs + 1))
+  if WARPVIZ_MEASURE_BANK_COST=0 WARPVIZ_TRACE_BUFFER_STEPS=2 "$cli" run "$s" --backend cuda -o "$out/overflow.wvt" >"$log" 2>&1; then
+    if grep -q "the trace overflowed" "$log"; then ovf_marked=$((ovf_marked + 1)); else ovf_fit=$((ovf_fit + 1)); fi
+  elif grep -q "outside its trace buffer" "$log"; then
+    ovf_outside=$((ovf_outside + 1)); echo "  $s:"; grep -m1 "outside its trace buffer" "$log"
   else
-    echo "  $tool bench record: exit $?"; grep -m3 -E "=+ (ERROR|Invalid|Race|Barrier)|ERROR SUMMARY" "$log"
+    ovf_failed=$((ovf_failed + 1)); echo "  $s failed:"; tail -3 "$log"
   fi
 done
-summary+=("compute-sanitizer: $san_runs runs (memcheck, racecheck, synccheck x 17 scenarios x recorded/unrecorded, + bench record), $san_clean clean")
+rm -f "$out/overflow.wvt"
+summary+=("forced overflow (2 slots a warp, guarded): $ovf_runs scenarios, $ovf_marked marked overflow, $ovf_fit fit in 2 slots, $ovf_outside wrote outside the buffer, $ovf_failed failed otherwise; test_gpu [overflow]: exit $ovf_tests")
+fi
+
+if wanted sanitize; then
+echo "== compute-sanitizer: memcheck, racecheck, synccheck over every scenario (recorded, unrecorded, forced overflow) and bench record"
+# Every scenario's kernels on their default (small) inputs, three ways:
+# recorded, --no-record (the recorder off: enabled = 0) and recorded into a
+# buffer of 2 step slots a warp (the overflow path); plus bench record on 2^20
+# values. The bank scenarios' timing kernels are left out
+# (WARPVIZ_MEASURE_BANK_COST=0): they are no recorded kernel, and a full wave
+# of every SM under racecheck takes minutes. Runs go WARPVIZ_SANITIZE_JOBS at
+# a time (8 by default) on the one GPU.
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+scenarios=$("$cli" list --json | python3 -c 'import json,sys; print(" ".join(s["name"] for s in json.load(sys.stdin)))')
+san_started=$SECONDS
+mkdir -p "$out/sanitize"
+# One small run first: on some machines compute-sanitizer refuses the device
+# ("Device not supported"); then say so once rather than in every run.
+probe="$out/logs/sanitize_probe.txt"
+"$sanitizer" --tool memcheck "$cli" run warp_sum --backend cuda -o "$out/sanitize/probe.wvt" >"$probe" 2>&1
+if ! grep -q "ERROR SUMMARY" "$probe"; then
+  echo "  compute-sanitizer did not run here:"; tail -5 "$probe" | sed 's/^/    /'
+  summary+=("compute-sanitizer: did not run on this machine ($(grep -m1 -iE "error|not supported" "$probe" | cut -c1-120))")
+else
+jobs_file="$out/sanitize/jobs.txt"
+: >"$jobs_file"
+for tool in memcheck racecheck synccheck; do
+  for s in $scenarios; do
+    for mode in recorded unrecorded overflow; do echo "$tool $mode $s" >>"$jobs_file"; done
+  done
+  echo "$tool bench record" >>"$jobs_file"
+done
+sanitize_one() {  # TOOL MODE NAME: runs one, writes "TOOL MODE NAME EXIT ERRORS WARNINGS" to its result file
+  local tool=$1 mode=$2 name=$3 extra=() env=(WARPVIZ_MEASURE_BANK_COST=0)
+  local log="$SAN_OUT/logs/sanitize_${tool}_${mode}_${name}.txt"
+  case $mode in
+    unrecorded) extra=(--no-record) ;;
+    overflow) env+=(WARPVIZ_TRACE_BUFFER_STEPS=2) ;;
+  esac
+  if [[ $mode == bench ]]; then
+    env "${env[@]}" "$SAN_TOOL" --tool "$tool" --error-exitcode 99 "$SAN_CLI" bench record --log2n 20 --repeat 2 >"$log" 2>&1
+  else
+    env "${env[@]}" "$SAN_TOOL" --tool "$tool" --error-exitcode 99 "$SAN_CLI" run "$name" --backend cuda "${extra[@]}" \
+      -o "$SAN_OUT/sanitize/$tool-$mode-$name.wvt" >"$log" 2>&1
+  fi
+  local rc=$?
+  rm -f "$SAN_OUT/sanitize/$tool-$mode-$name.wvt"
+  # racecheck: "RACECHECK SUMMARY: H hazards displayed (E errors, W warnings)";
+  # memcheck and synccheck: "ERROR SUMMARY: N errors". Neither: -1 (unread).
+  local errors=-1 warnings=0 race
+  race=$(grep -oE "RACECHECK SUMMARY: .*\([0-9]+ errors?, [0-9]+ warnings?\)" "$log" | tail -1)
+  if [[ -n $race ]]; then
+    errors=$(sed -E 's/.*\(([0-9]+) error.*/\1/' <<<"$race")
+    warnings=$(sed -E 's/.*, ([0-9]+) warning.*/\1/' <<<"$race")
+  else
+    errors=$(grep -oE "ERROR SUMMARY: [0-9]+" "$log" | awk '{s += $3} END {print NR ? s : -1}')
+  fi
+  echo "$tool $mode $name $rc $errors $warnings" >"$SAN_OUT/sanitize/result-$tool-$mode-$name"
+}
+export -f sanitize_one
+export SAN_OUT="$out" SAN_TOOL="$sanitizer" SAN_CLI="$PWD/$cli"
+xargs -P "${WARPVIZ_SANITIZE_JOBS:-8}" -L 1 bash -c 'sanitize_one "$@"' _ <"$jobs_file"
+cat "$out"/sanitize/result-* >"$out/logs/sanitize_results.txt"
+for tool in memcheck racecheck synccheck; do
+  line=$(awk -v tool="$tool" '
+    $1 == tool { runs++; if ($5 < 0) unread++; else errors += $5; warnings += $6
+                 if ($4 == 0 && $5 == 0) clean++; else bad = bad " " $2 "/" $3 "(exit " $4 ", errors " $5 ")" }
+    END { printf "%d runs, %d clean, %d errors, %d warnings", runs, clean, errors, warnings
+          if (unread) printf ", %d without a summary", unread
+          if (bad != "") printf "; not clean:%s", bad }' "$out/logs/sanitize_results.txt")
+  echo "  $tool: $line"
+  summary+=("compute-sanitizer $tool: $line")
+done
+n_scen=$(wc -w <<<"$scenarios")
+summary+=("compute-sanitizer: $n_scen scenarios x recorded/unrecorded/overflow + bench record per tool, in $((SECONDS - san_started)) s")
+fi
 fi
 
 if wanted user; then

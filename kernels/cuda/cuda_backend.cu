@@ -1,8 +1,10 @@
 // The GPU backend: scenario host code compiled by nvcc, on device 0.
 #include <cuda_runtime.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <stdexcept>
+#include <string>
 
 #include "warpviz/bank_cost.h"
 #include "warpviz/bank_model.h"
@@ -100,6 +102,18 @@ bool probe_device_once(CudaDeviceInfo* info, std::string* why) {
   return true;
 }
 
+namespace {
+
+// Whether to time a bank scenario's access after recording it. Off with
+// WARPVIZ_MEASURE_BANK_COST=0: under compute-sanitizer the timing kernels (a
+// full wave of every SM) take minutes and time nothing real.
+bool measure_bank_cost_wanted() {
+  const char* text = std::getenv("WARPVIZ_MEASURE_BANK_COST");
+  return !(text && std::string(text) == "0");
+}
+
+}  // namespace
+
 Trace run_scenario_cuda(const ResolvedScenario& scenario, const emu::RecordFilter& filter) {
   const ScenarioRunner* runner = find_scenario_runner(scenario.spec->name);
   if (!runner) throw ScenarioError("internal: scenario '" + scenario.spec->name + "' has no GPU runner");
@@ -113,7 +127,7 @@ Trace run_scenario_cuda(const ResolvedScenario& scenario, const emu::RecordFilte
   trace.meta.compute_capability = info.compute_capability;
   Session session(scenario, filter, trace);
   (*runner)(session);
-  if (scenario.spec->traits.times_bank_cost) measure_bank_scenario(trace);
+  if (scenario.spec->traits.times_bank_cost && measure_bank_cost_wanted()) measure_bank_scenario(trace);
   return trace;
 }
 

@@ -5,6 +5,8 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <string>
@@ -15,6 +17,7 @@
 #include "warpviz/record_device.cuh"
 #include "warpviz/scenario.h"
 #include "warpviz/session_base.h"
+#include "warpviz/trace_buffer_policy.h"
 
 namespace warpviz {
 // A namespace of its own, so the CPU's Session and this one never collide.
@@ -44,22 +47,32 @@ class Session : public SessionBase {
   }
 
   // Runs the kernel with a recorder attached. A warp that records more steps
-  // than its slots makes the launch run again with more room: the scenarios'
-  // kernels compute their outputs from their inputs, so a rerun is identical.
+  // than its slots makes the launch run again with four times the room (the
+  // scenarios' kernels compute their outputs from their inputs, so a rerun is
+  // identical), up to the policy's largest buffer; a warp that overflows even
+  // that leaves the trace marked `overflow`, its steps a prefix. A guarded
+  // buffer (WARPVIZ_TRACE_BUFFER_STEPS) is checked after every try.
   template <class... KernelParams, class... Args>
   void launch(void (*kernel)(KernelParams...), dim3 grid, dim3 block, Args... args) {
     const Dim3 g{grid.x, grid.y, grid.z}, b{block.x, block.y, block.z};
     trace_.meta.grid = g;
     trace_.meta.block = b;
-    for (uint32_t steps_per_warp = 32;; steps_per_warp *= 4) {
-      CudaRecording recording(g, b, filter_, steps_per_warp);
+    const TraceBufferPolicy policy = trace_buffer_policy();
+    for (uint32_t steps_per_warp = policy.first_steps_per_warp;;
+         steps_per_warp = uint32_t(std::min<uint64_t>(uint64_t(steps_per_warp) * 4, policy.last_steps_per_warp))) {
+      CudaRecording recording(g, b, filter_, steps_per_warp, 1, policy.guard);
       cuda_check(warpviz_attach_recorder(recording.recorder()), "attach the recorder");
       kernel<<<grid, block>>>(args...);
       cuda_check(cudaGetLastError(), "kernel launch");
       cuda_check(cudaDeviceSynchronize(), "kernel");
       cuda_check(warpviz_attach_recorder(DeviceRecorder{}), "detach the recorder");
+      if (recording.guarded()) {
+        const std::string damage = recording.guard_damage();
+        if (!damage.empty()) throw CudaError("the recorder wrote outside its trace buffer: " + damage);
+        count_trace_buffer_guard_check();
+      }
       Trace attempt;
-      if (recording.collect(attempt) || steps_per_warp >= 2048) {  // 2048: the last, largest try
+      if (recording.collect(attempt) || steps_per_warp >= policy.last_steps_per_warp) {
         trace_.steps.insert(trace_.steps.end(), attempt.steps.begin(), attempt.steps.end());
         trace_.overflow |= attempt.overflow;
         return;

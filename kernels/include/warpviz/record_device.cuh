@@ -145,35 +145,52 @@ __device__ inline void record_step(int64_t slot, const StepFacts& f) {
   // b is a register: lanes may pass different srcLane values (lane ^ 1, say).
   int same_b = 1;
   __match_all_sync(group, (unsigned long long)f.b, &same_b);
+  // What is one bit per lane travels in the header as ballots of the group:
+  // the predicate, and for a shuffle the source lane the hardware reported
+  // (0..31 whenever the read is defined; the host marks the others).
+  const unsigned ok = __ballot_sync(group, f.ok);
+  uint32_t src_bits[5] = {0, 0, 0, 0, 0};
+  if (f.op <= Op::ShflXor)  // the shuffles (op_is_shuffle is host code)
+    for (int bit = 0; bit < 5; ++bit) src_bits[bit] = __ballot_sync(group, (f.src >> bit) & 1);
+  // The optional rows, the same for the whole group. High words are written
+  // only when some lane has them, so 32-bit values never pay for them.
+  const bool high = __any_sync(group, uint32_t((f.in | f.out) >> 32) != 0u);
+  const uint8_t rows = uint8_t(((f.bytes || !same_b) ? kRowsAddr : 0) | (high ? kRowsHigh : 0));
 
-  // Three 8-byte stores per lane: in, out, and addr/src/flags/bytes packed as
-  // LaneRecord lays them out (little-endian), instead of four narrow ones.
-  static_assert(sizeof(LaneRecord) == 24 && offsetof(LaneRecord, addr) == 16 && offsetof(LaneRecord, src) == 20 &&
-                    offsetof(LaneRecord, flags) == 21 && offsetof(LaneRecord, bytes) == 22,
-                "the packed store below follows LaneRecord's layout");
+  // One 4-byte word per lane and row: the group's words of a row are
+  // contiguous, so each store below is a single coalesced write.
   const uint64_t index = uint64_t(slot) * r.steps_per_warp + seq;
+  uint32_t* row = r.rows + index * (kDeviceRowsPerStep * kWarpSize) + lane;
+  row[kRowIn * kWarpSize] = uint32_t(f.in);
+  row[kRowOut * kWarpSize] = uint32_t(f.out);
   // A shared step's addr is its byte offset; a shuffle's holds a per-lane b.
-  const uint32_t addr = f.bytes ? f.addr : same_b ? 0u : uint32_t(f.b);
-  const uint8_t flags = uint8_t(kLaneActive | (f.ok ? kLaneOk : 0));
-  uint64_t* dst = reinterpret_cast<uint64_t*>(&r.lanes[index * kWarpSize + lane]);
-  dst[0] = f.in;
-  dst[1] = f.out;
-  dst[2] = uint64_t(addr) | (uint64_t(uint8_t(int8_t(f.src))) << 32) | (uint64_t(flags) << 40) |
-           (uint64_t(f.bytes) << 48);
+  if (rows & kRowsAddr) row[kRowAddr * kWarpSize] = f.bytes ? f.addr : uint32_t(f.b);
+  if (rows & kRowsHigh) {
+    row[kRowInHigh * kWarpSize] = uint32_t(f.in >> 32);
+    row[kRowOutHigh * kWarpSize] = uint32_t(f.out >> 32);
+  }
   if (int(lane) == group_leader) {
     DeviceStepHeader h;
     h.block = block_linear();
-    h.warp = thread_linear() / 32;
     h.line = f.line;
     h.mask = f.mask;
     h.active = group;
+    h.ok = ok;
+    for (int bit = 0; bit < 5; ++bit) h.src_bits[bit] = src_bits[bit];
     h.b = f.b;
     h.width = f.width;
     h.c = f.c;
+    h.warp = uint8_t(thread_linear() / 32);
     h.op = uint8_t(f.op);
     h.dtype = uint8_t(f.dtype);
     h.step_flags = uint8_t(f.step_flags | (same_b ? 0 : kStepPerLaneOperand));
-    r.headers[index] = h;
+    h.bytes = f.bytes;
+    h.rows = rows;
+    // Four 16-byte stores (a plain assignment compiles to six narrower ones).
+    uint4 words[4];
+    memcpy(words, &h, sizeof h);
+    uint4* dst = reinterpret_cast<uint4*>(&r.headers[index]);
+    for (int k = 0; k < 4; ++k) dst[k] = words[k];
   }
 }
 
