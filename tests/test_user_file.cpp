@@ -115,6 +115,11 @@ TEST_CASE("scan and rewrite: long runs never overflow the stack, repeats stay li
 
   // A launch inside an `extern __shared__` declaration: one edit is left out
   // rather than two made over each other, and the lines stay.
+  // A type over several lines (found by fuzz_user_source: its newlines were
+  // written twice, once in the type and once after it).
+  const std::string split = "extern __shared__ unsigned\n  long\n  long table[];\nint y;\n";
+  CHECK(rewrite_for_host(split) ==
+        "unsigned   long   long* const table = ::warpviz::user::dynamic_shared<unsigned   long   long>();\n\n\nint y;\n");
   const std::string nested = "extern __shared__ k<<<1,\n1>>> a[];\nint x;\n";
   const std::string out = rewrite_for_host(nested);
   CHECK(std::count(out.begin(), out.end(), '\n') == 3);

@@ -469,7 +469,9 @@ std::string rewrite_for_host(const std::string& text) {
     const size_t name_end = i;
     while (i > type_start && ident_char(code[i - 1])) --i;
     if (i == name_end || !ident_start(code[i])) continue;
-    const std::string type = trim(without_alignment(code.substr(type_start, i - type_start)));
+    // A type over several lines is written on one; the newlines go after it.
+    std::string type = trim(without_alignment(code.substr(type_start, i - type_start)));
+    std::replace(type.begin(), type.end(), '\n', ' ');
     const std::string name = code.substr(i, name_end - i);
     std::string with = type + "* const " + name + " = ::warpviz::user::dynamic_shared<" + type + ">();";
     with.append(size_t(std::count(code.begin() + long(pos), code.begin() + long(semicolon), '\n')), '\n');
