@@ -6,8 +6,9 @@
 #   scripts/fuzz.sh --available                          exit 0 when clang++ with libFuzzer is here
 #
 # TARGET: wvt (read_trace_binary), json (trace_from_json), scenario (--set /
-# --input parsers), settings (the app's settings file), lesson (lesson files). Builds build-fuzz (clang,
-# ASan + UBSan, no CUDA, no app) when needed, runs the target over a copy of
+# --input parsers), settings (the app's settings file), lesson (lesson files),
+# user_source (kernel signatures and the host rewrite of users' .cu files).
+# Builds build-fuzz (clang, ASan + UBSan, no CUDA, no app) when needed, runs the target over a copy of
 # tests/fuzz/corpus/TARGET (the checked-in seeds stay as they are), prints the
 # execution count, and fails on any finding; the reproducer is left in
 # build-fuzz/fuzz-artifacts/TARGET/. Extra flags go to libFuzzer, e.g.
@@ -15,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(wvt json scenario settings lesson)
+targets=(wvt json scenario settings lesson user_source)
 build_dir=${WARPVIZ_FUZZ_BUILD_DIR:-build-fuzz}
 
 fuzz_available() {
@@ -34,7 +35,7 @@ if [ "${1:-}" = "--available" ]; then
   exit
 fi
 if [ $# -lt 2 ]; then
-  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+  awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2
   exit 2
 fi
 target=$1 seconds=$2
@@ -62,7 +63,10 @@ run_one() {
   mkdir -p "$artifacts" "$work/corpus"
   cp "$seeds"/* "$work/corpus/"
   local dict=()
-  case $name in wvt | json) dict=(-dict=tests/fuzz/trace.dict) ;; esac
+  case $name in
+    wvt | json) dict=(-dict=tests/fuzz/trace.dict) ;;
+    user_source) dict=(-dict=tests/fuzz/user_source.dict) ;;
+  esac
   local log=$work/log rc=0
   echo "fuzz.sh: $name for ${seconds}s over $(ls "$seeds" | wc -l) seeds"
   "$binary" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \

@@ -21,5 +21,31 @@ else
   echo "test.sh: clang++ with libFuzzer not found; fuzz targets skipped"
 fi
 
-# The suite last, so that its summary closes the output.
+# The suite under AddressSanitizer and UndefinedBehaviorSanitizer (undefined
+# behaviour aborts) in a second folder: core, emulator, CLI and tests, users'
+# programs compiled against the sanitized kit too; no app, no CUDA.
+# WARPVIZ_SANITIZE_SUITE=0 skips it; a failure there fails the run, after the
+# plain suite has run too.
+sanitize_dir=${WARPVIZ_SANITIZE_BUILD_DIR:-build-asan}
+sanitize_failed=0
+if [ "${WARPVIZ_SANITIZE_SUITE:-1}" = 0 ]; then
+  echo "test.sh: sanitizer suite skipped (WARPVIZ_SANITIZE_SUITE=0)"
+else
+  start=$SECONDS
+  cmake -S . -B "$sanitize_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPVIZ_SANITIZE=ON \
+    -DWARPVIZ_BUILD_APP=OFF -DWARPVIZ_ENABLE_CUDA=OFF
+  cmake --build "$sanitize_dir" -j "$(nproc)"
+  echo "test.sh: sanitizer build in $((SECONDS - start)) s"
+  start=$SECONDS
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:check_initialization_order=1} \
+    UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+    ctest --test-dir "$sanitize_dir" --output-on-failure -j "$(nproc)" || sanitize_failed=1
+  echo "test.sh: sanitizer suite in $((SECONDS - start)) s ($([ $sanitize_failed = 0 ] && echo passed || echo FAILED))"
+fi
+
+# The plain suite last, so that its summary closes the output.
 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
+if [ $sanitize_failed != 0 ]; then
+  echo "test.sh: the sanitizer suite ($sanitize_dir) FAILED; see its output above" >&2
+  exit 1
+fi

@@ -2,6 +2,8 @@
 // a child process on the CPU emulator, and read back launch by launch.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -72,6 +74,86 @@ TEST_CASE("rewrite: launches and extern __shared__ keep every line where it was"
         std::string::npos);
   CHECK(out.find("// k<<<1, 1>>>() in a comment") != std::string::npos);
   CHECK(out.find("launch_config(\"ns::t<float,4>\", 1, 32)()") != std::string::npos);
+}
+
+TEST_CASE("scan and rewrite: long runs never overflow the stack, repeats stay linear", "[user][scan][hostile]") {
+  // Before: std::regex recursed once per character, so 100 KB of spaces in
+  // any of these places crashed the CLI or the app with a stack overflow; and
+  // `__global__` repeated or many launches took minutes (quadratic).
+  const std::string spaces(1'000'000, ' ');
+  const auto start = std::chrono::steady_clock::now();
+  CHECK(scan_user_source("m.cu", "int" + spaces + "main() {}\n").has_main);
+  CHECK(scan_user_source("i.cu", "#include" + spaces + "\"missing.h\"\n").local_includes.empty());
+  const UserSource lead = scan_user_source("t.cu", "template <int N>" + spaces + "__global__ void k(int a) {}\n");
+  REQUIRE(lead.kernels.size() == 1);
+  CHECK(lead.kernels[0].is_template);
+  CHECK(scan_user_source("d.cu", spaces + "ScenarioDeclaration d;").declares_scenarios);
+  const std::string shared = "__global__ void k() { extern __shared__ float" + spaces + "tile[]; }\n";
+  CHECK(rewrite_for_host(shared).find("float* const tile = ::warpviz::user::dynamic_shared<float>();") !=
+        std::string::npos);
+  const std::string aligned = "extern __shared__ __align__(" + spaces + "16) int2 pairs [ ] ;";
+  CHECK(rewrite_for_host(aligned) == "int2* const pairs = ::warpviz::user::dynamic_shared<int2>();");
+
+  std::string repeated;
+  for (int i = 0; i < 100'000; ++i) repeated += "__global__ ";
+  const UserSource once = scan_user_source("g.cu", repeated + "void k(int n = 1) {}\n");
+  REQUIRE(once.kernels.size() == 1);
+  CHECK(once.kernels[0].params[0].default_text == "1");
+  std::string many;
+  for (int i = 0; i < 20'000; ++i) {
+    const std::string k = "k" + std::to_string(i);
+    many += "__global__ void " + k + "() {}\n" + k + "<<<1, 32>>>();\n";
+  }
+  const UserSource kernels = scan_user_source("many.cu", many);
+  REQUIRE(kernels.kernels.size() == 20'000);
+  CHECK(kernels.kernels.back().line == 39'999);
+  const std::string rewritten = rewrite_for_host(many);
+  CHECK(std::count(rewritten.begin(), rewritten.end(), '\n') == 40'000);
+  CHECK(rewritten.find("k19999->* ::warpviz::user::launch_config(\"k19999\", 1, 32)();") != std::string::npos);
+  // Seconds at most even under a sanitizer; the quadratic version took minutes.
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 20.0);
+
+  // A launch inside an `extern __shared__` declaration: one edit is left out
+  // rather than two made over each other, and the lines stay.
+  // A type over several lines (found by fuzz_user_source: its newlines were
+  // written twice, once in the type and once after it).
+  const std::string split = "extern __shared__ unsigned\n  long\n  long table[];\nint y;\n";
+  CHECK(rewrite_for_host(split) ==
+        "unsigned   long   long* const table = ::warpviz::user::dynamic_shared<unsigned   long   long>();\n\n\nint y;\n");
+  const std::string nested = "extern __shared__ k<<<1,\n1>>> a[];\nint x;\n";
+  const std::string out = rewrite_for_host(nested);
+  CHECK(std::count(out.begin(), out.end(), '\n') == 3);
+  CHECK(out.find("int x;") != std::string::npos);
+}
+
+TEST_CASE("parse_diagnostics: g++ and nvcc lines, odd numbers and long quoted lines", "[user][scan][hostile]") {
+  const std::vector<Diagnostic> d = parse_diagnostics(
+      "k.cu: In function 'void f()':\n"
+      "k.cu:3:5: error: 'x' was not declared in this scope\n"
+      "/a:b/c d.cu:12:1: fatal error: y.h: No such file or directory\n"
+      "k.cu(7): warning #177-D: variable \"v\" was declared but never referenced\n"
+      "k.cu(9): catastrophic error: cannot open source file \"z.h\"\n"
+      "k.cu(10): remark: something\n"
+      "    3 | int v = x;\n");
+  REQUIRE(d.size() == 5);
+  CHECK((d[0].file == "k.cu" && d[0].line == 3 && d[0].column == 5 && d[0].severity == "error"));
+  CHECK(d[0].message == "'x' was not declared in this scope");
+  CHECK((d[1].file == "/a:b/c d.cu" && d[1].line == 12 && d[1].severity == "error"));
+  CHECK(d[1].message == "y.h: No such file or directory");
+  CHECK((d[2].file == "k.cu" && d[2].line == 7 && d[2].column == 0 && d[2].severity == "warning"));
+  CHECK(d[2].message == "variable \"v\" was declared but never referenced");
+  CHECK((d[3].line == 9 && d[3].severity == "error"));
+  CHECK(d[4].severity == "note");
+
+  // g++ quotes the user's line: a number beyond an int there made std::stoi
+  // throw out of run_user_file, and a long line overflowed std::regex's stack.
+  const std::vector<Diagnostic> quoted =
+      parse_diagnostics("    1 | int v = ; // a:99999999999:1: error: b\n"
+                        "k.cu:1:9: error: expected primary-expression before ';' token\n" +
+                        std::string(1'000'000, 'x') + ":1:1: error: " + std::string(1'000'000, ' ') + "\n");
+  REQUIRE(quoted.size() == 2);
+  CHECK(quoted[0].line == 1);
+  CHECK(quoted[1].file.size() == 1'000'000);
 }
 
 TEST_CASE("the issue's first file: five shfl.down steps, out[0] = 496", "[user][run]") {

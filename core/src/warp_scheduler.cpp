@@ -30,6 +30,21 @@
 #include "warpviz/bank_model.h"
 #include "warpviz/warp_rules.h"
 
+// AddressSanitizer must be told of every switch between the scheduler's stack
+// and a fiber's: otherwise an exception thrown on a fiber's stack makes it
+// give up tracking stacks ("ignoring requested __asan_handle_no_return") and
+// false reports may follow. Boost.Context annotates only its ucontext fibers.
+#if defined(__SANITIZE_ADDRESS__)
+#define WARPVIZ_ASAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WARPVIZ_ASAN_FIBERS 1
+#endif
+#endif
+#if defined(WARPVIZ_ASAN_FIBERS)
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 namespace ctx = boost::context;
 
 namespace warpviz::emu {
@@ -76,6 +91,10 @@ enum class ThreadState : uint8_t { Ready, AtWarpOp, AtBarrier, Exited };
 struct EmuThread {
   ctx::fiber fiber;      // the CUDA thread's own context
   ctx::fiber scheduler;  // where the thread returns to when it waits
+  // The fiber's stack, and AddressSanitizer's fake stack while it is switched out.
+  const void* stack_bottom = nullptr;
+  size_t stack_size = 0;
+  void* asan_fake_stack = nullptr;
   ThreadCoords coords;
   ThreadState state = ThreadState::Exited;
   WarpOpRequest request;
@@ -92,11 +111,45 @@ thread_local uint64_t t_arrival_clock = 0;
 // keeps a 1024-thread block at 64 MiB of (mostly untouched) stack.
 constexpr size_t kFiberStackBytes = 64 * 1024;
 
+// The scheduler's own stack (the OS thread's), as AddressSanitizer reports it
+// when a fiber first starts.
+thread_local const void* t_scheduler_stack_bottom = nullptr;
+thread_local size_t t_scheduler_stack_size = 0;
+
+// Around each switch: `before` names the stack about to run (a null `fake_save`
+// when the fiber leaving ends for good), `after` runs on the stack arrived at.
+#if defined(WARPVIZ_ASAN_FIBERS)
+void before_switch(void** fake_save, const void* bottom, size_t size) {
+  __sanitizer_start_switch_fiber(fake_save, bottom, size);
+}
+void after_switch(void* fake, const void** old_bottom, size_t* old_size) {
+  __sanitizer_finish_switch_fiber(fake, old_bottom, old_size);
+}
+#else
+void before_switch(void**, const void*, size_t) {}
+void after_switch(void*, const void**, size_t*) {}
+#endif
+
+// The pool's stacks, each noted in its thread for before_switch.
+struct NotedStack {
+  ctx::pooled_fixedsize_stack* pool;
+  EmuThread* thread;
+  ctx::stack_context allocate() {
+    ctx::stack_context sctx = pool->allocate();
+    thread->stack_bottom = static_cast<const char*>(sctx.sp) - sctx.size;
+    thread->stack_size = sctx.size;
+    return sctx;
+  }
+  void deallocate(ctx::stack_context& sctx) noexcept { pool->deallocate(sctx); }
+};
+
 void suspend_current_thread(ThreadState waiting_state) {
   EmuThread* self = t_current;
   self->state = waiting_state;
   self->arrival = ++t_arrival_clock;
+  before_switch(&self->asan_fake_stack, t_scheduler_stack_bottom, t_scheduler_stack_size);
   self->scheduler = std::move(self->scheduler).resume();
+  after_switch(self->asan_fake_stack, &t_scheduler_stack_bottom, &t_scheduler_stack_size);
 }
 
 // ============================================================================
@@ -454,7 +507,8 @@ void BlockRun::start_threads(Dim3 block_idx, uint32_t block_linear) {
         t.coords = ThreadCoords{Dim3{x, y, z}, block_idx, block_, grid_, linear, block_linear,
                                 linear % kWarpSize, linear / kWarpSize};
         t.state = ThreadState::Ready;
-        t.fiber = ctx::fiber(std::allocator_arg, stacks_, [this, &t](ctx::fiber&& scheduler) {
+        t.fiber = ctx::fiber(std::allocator_arg, NotedStack{&stacks_, &t}, [this, &t](ctx::fiber&& scheduler) {
+          after_switch(nullptr, &t_scheduler_stack_bottom, &t_scheduler_stack_size);
           t.scheduler = std::move(scheduler);
           try {
             body_();
@@ -463,6 +517,7 @@ void BlockRun::start_threads(Dim3 block_idx, uint32_t block_linear) {
             if (!error_) error_ = std::current_exception();
           }
           t.state = ThreadState::Exited;
+          before_switch(nullptr, t_scheduler_stack_bottom, t_scheduler_stack_size);
           return std::move(t.scheduler);
         });
         ready_.push_back(linear);
@@ -472,7 +527,10 @@ void BlockRun::start_threads(Dim3 block_idx, uint32_t block_linear) {
 
 void BlockRun::resume(EmuThread& t) {
   t_current = &t;
+  void* scheduler_fake_stack = nullptr;
+  before_switch(&scheduler_fake_stack, t.stack_bottom, t.stack_size);
   t.fiber = std::move(t.fiber).resume();
+  after_switch(scheduler_fake_stack, nullptr, nullptr);
   t_current = nullptr;
   ++stats_.context_switches;
 }

@@ -11,13 +11,14 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
-#include <regex>
+#include <limits>
 #include <sstream>
 
 #include "child_process.h"
@@ -273,32 +274,104 @@ Unit make_unit(const UserSource& src, const FileRequest& request, const Kit& kit
 // [SECTION] Compiling, cached by content
 // ============================================================================
 
+// Matched by hand, not std::regex: libstdc++'s matcher recurses once per
+// character, and g++ quotes the user's line, however long, in its output.
+class DiagnosticLine {
+ public:
+  explicit DiagnosticLine(const std::string& line) : line_(line) {}
+
+  // g++: "k.cu:3:5: error: ..."; the file is the shortest prefix that fits.
+  bool read_gcc(Diagnostic& d) const {
+    for (size_t colon = line_.find(':', 1); colon != std::string::npos; colon = line_.find(':', colon + 1)) {
+      size_t at = colon + 1;
+      int line = 0, column = 0;
+      if (!number(at, line) || !literal(at, ":") || !number(at, column) || !literal(at, ": ")) continue;
+      std::string severity;
+      if (!one_of(at, {"fatal error", "error", "warning", "note"}, severity) || !literal(at, ": ")) continue;
+      d.file = line_.substr(0, colon);
+      d.line = line;
+      d.column = column;
+      d.severity = severity == "fatal error" ? "error" : severity;
+      d.message = line_.substr(at);
+      return true;
+    }
+    return false;
+  }
+
+  // nvcc's front end: "k.cu(3): error: ..." or "k.cu(3): warning #177-D: ...".
+  bool read_nvcc(Diagnostic& d) const {
+    for (size_t open = line_.find('(', 1); open != std::string::npos; open = line_.find('(', open + 1)) {
+      size_t at = open + 1;
+      int line = 0;
+      std::string severity;
+      if (!number(at, line) || !literal(at, "): ") ||
+          !one_of(at, {"catastrophic error", "error", "warning", "remark"}, severity))
+        continue;
+      if (line_.compare(at, 2, " #") == 0) {  // a diagnostic number, "#177-D"
+        size_t k = at + 2;
+        while (k < line_.size() && (std::isalnum(static_cast<unsigned char>(line_[k])) || line_[k] == '_')) ++k;
+        if (k > at + 2 && line_.compare(k, 2, "-D") == 0) at = k + 2;
+      }
+      if (!literal(at, ": ")) continue;
+      d.file = line_.substr(0, open);
+      d.line = line;
+      d.column = 0;
+      d.severity = severity == "catastrophic error" ? "error" : severity == "remark" ? "note" : severity;
+      d.message = line_.substr(at);
+      return true;
+    }
+    return false;
+  }
+
+ private:
+  // Digits that fit an int; a longer number is no line of a real file.
+  bool number(size_t& at, int& value) const {
+    size_t k = at;
+    long long v = 0;
+    while (k < line_.size() && std::isdigit(static_cast<unsigned char>(line_[k]))) {
+      v = v * 10 + (line_[k] - '0');
+      if (v > std::numeric_limits<int>::max()) return false;
+      ++k;
+    }
+    if (k == at) return false;
+    value = int(v);
+    at = k;
+    return true;
+  }
+  bool literal(size_t& at, const char* text) const {
+    const size_t len = std::char_traits<char>::length(text);
+    if (line_.compare(at, len, text) != 0) return false;
+    at += len;
+    return true;
+  }
+  bool one_of(size_t& at, std::initializer_list<const char*> words, std::string& which) const {
+    for (const char* w : words)
+      if (size_t k = at; literal(k, w)) {
+        which = w;
+        at = k;
+        return true;
+      }
+    return false;
+  }
+
+  const std::string& line_;
+};
+
+}  // namespace
+
 std::vector<Diagnostic> parse_diagnostics(const std::string& output) {
   std::vector<Diagnostic> out;
-  // g++: "k.cu:3:5: error: ..."; nvcc's front end: "k.cu(3): error: ...".
-  static const std::regex gcc(R"(^(.+?):(\d+):(\d+): (fatal error|error|warning|note): (.*)$)");
-  static const std::regex nvcc(R"(^(.+?)\((\d+)\): (catastrophic error|error|warning|remark)( #\w+-D)?: (.*)$)");
   std::istringstream lines(output);
   std::string line;
-  std::smatch m;
   while (std::getline(lines, line)) {
+    const DiagnosticLine reader(line);
     Diagnostic d;
-    if (std::regex_match(line, m, gcc)) {
-      d.column = std::stoi(m[3]);
-      d.severity = m[4] == "fatal error" ? "error" : m[4].str();
-      d.message = m[5];
-    } else if (std::regex_match(line, m, nvcc)) {
-      d.severity = m[3] == "catastrophic error" ? "error" : m[3] == "remark" ? "note" : m[3].str();
-      d.message = m[5];
-    } else {
-      continue;
-    }
-    d.file = m[1];
-    d.line = std::stoi(m[2]);
-    out.push_back(std::move(d));
+    if (reader.read_gcc(d) || reader.read_nvcc(d)) out.push_back(std::move(d));
   }
   return out;
 }
+
+namespace {
 
 struct Build {
   bool ok = false;

@@ -10,7 +10,6 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -23,9 +22,23 @@ namespace {
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 
-int line_of(const std::string& text, size_t pos) {
-  return 1 + int(std::count(text.begin(), text.begin() + long(std::min(pos, text.size())), '\n'));
-}
+// 1-based line numbers of increasing positions, counted once through the text.
+class LineCounter {
+ public:
+  explicit LineCounter(const std::string& text) : text_(text) {}
+  int line_of(size_t pos) {
+    pos = std::min(pos, text_.size());
+    if (pos < counted_to_) counted_to_ = 0, newlines_ = 0;
+    newlines_ += int(std::count(text_.begin() + long(counted_to_), text_.begin() + long(pos), '\n'));
+    counted_to_ = pos;
+    return 1 + newlines_;
+  }
+
+ private:
+  const std::string& text_;
+  size_t counted_to_ = 0;
+  int newlines_ = 0;
+};
 
 std::string trim(const std::string& s) {
   size_t a = 0, b = s.size();
@@ -51,6 +64,52 @@ size_t skip_balanced(const std::string& code, size_t open) {
     else if (code[i] == c && --depth == 0) return i + 1;
   }
   return std::string::npos;
+}
+
+// Hand-written matching, not std::regex: libstdc++'s matcher recurses once per
+// character of a repetition, so a long run of spaces in a user's file
+// overflowed the stack (a crash of the app or the CLI, not a message).
+bool space(char c) { return std::isspace(static_cast<unsigned char>(c)); }
+
+size_t skip_spaces(const std::string& s, size_t i) {
+  while (i < s.size() && space(s[i])) ++i;
+  return i;
+}
+
+bool has_word(const std::string& code, const std::string& word) {
+  for (size_t pos = code.find(word); pos != std::string::npos; pos = code.find(word, pos + 1))
+    if (word_at(code, pos, word)) return true;
+  return false;
+}
+
+// `int main(`, `void main (`, `auto main(`: a type word, space, main, '('.
+bool has_main_function(const std::string& code) {
+  for (size_t pos = code.find("main"); pos != std::string::npos; pos = code.find("main", pos + 1)) {
+    if (!word_at(code, pos, "main")) continue;
+    const size_t open = skip_spaces(code, pos + 4);
+    if (open >= code.size() || code[open] != '(') continue;
+    size_t type_end = pos;
+    while (type_end > 0 && space(code[type_end - 1])) --type_end;
+    if (type_end == pos) continue;
+    for (const char* type : {"int", "void", "auto"}) {
+      const size_t len = std::char_traits<char>::length(type);
+      if (type_end >= len && word_at(code, type_end - len, type)) return true;
+    }
+  }
+  return false;
+}
+
+// The target of `#include "x.h"` on this line, or "".
+std::string local_include(const std::string& line) {
+  size_t i = skip_spaces(line, 0);
+  if (i >= line.size() || line[i] != '#') return "";
+  i = skip_spaces(line, i + 1);
+  if (line.compare(i, 7, "include") != 0) return "";
+  i = skip_spaces(line, i + 7);
+  if (i >= line.size() || line[i] != '"') return "";
+  const size_t end = line.find('"', i + 1);
+  if (end == std::string::npos || end == i + 1) return "";
+  return line.substr(i + 1, end - i - 1);
 }
 
 }  // namespace
@@ -184,7 +243,13 @@ UserSource scan_user_source(const std::string& path, const std::string& text) {
   src.text = text;
   const std::string code = code_only(text);
   std::set<std::string> seen;
-  for (size_t pos = code.find("__global__"); pos != std::string::npos; pos = code.find("__global__", pos + 10)) {
+  LineCounter lines(text);
+  // Where the next search starts: past what a declaration already read, so
+  // that `__global__ __global__ ...` repeated is read once, not once each.
+  size_t next = 0;
+  for (size_t pos = code.find("__global__"); pos != std::string::npos;
+       pos = code.find("__global__", std::max(next, pos + 10))) {
+    next = pos + 10;
     if (!word_at(code, pos, "__global__")) continue;
     // The function's name: the first identifier followed by '(' that is no attribute.
     size_t i = pos + 10, name_pos = std::string::npos, open = std::string::npos;
@@ -209,24 +274,27 @@ UserSource scan_user_source(const std::string& path, const std::string& text) {
       }
       ++i;
     }
+    next = std::max(next, i == std::string::npos ? code.size() : i);
     if (open == std::string::npos) continue;
     const size_t close = skip_balanced(code, open);
-    if (close == std::string::npos) continue;
+    if (close == std::string::npos) break;  // an unclosed '(': the compiler will say so
+    next = close;
     // A definition has a body; a prototype ends with ';'.
     size_t k = close;
     while (k < code.size() && code[k] != '{' && code[k] != ';') ++k;
+    next = k;
     if (k >= code.size() || code[k] != '{') continue;
 
     KernelDecl kernel;
     size_t e = name_pos;
     while (e < code.size() && ident_char(code[e])) ++e;
     kernel.name = code.substr(name_pos, e - name_pos);
-    kernel.line = line_of(text, name_pos);
+    kernel.line = lines.line_of(name_pos);
     // `template <...>` stands between the previous declaration's end and here.
     size_t before = pos;
     while (before > 0 && code[before - 1] != ';' && code[before - 1] != '}' && code[before - 1] != '{') --before;
     const std::string lead = code.substr(before, pos - before);
-    kernel.is_template = std::regex_search(lead, std::regex("\\btemplate\\b"));
+    kernel.is_template = has_word(lead, "template");
     // Parameters as written (comments blanked).
     const std::string list = trim(code.substr(open + 1, close - open - 2));
     if (!list.empty() && list != "void") {
@@ -235,25 +303,24 @@ UserSource scan_user_source(const std::string& path, const std::string& text) {
     }
     if (seen.insert(kernel.name).second) src.kernels.push_back(std::move(kernel));
   }
-  src.has_main = std::regex_search(code, std::regex("\\b(int|void|auto)\\s+main\\s*\\("));
-  src.declares_scenarios = std::regex_search(code, std::regex("\\bScenarioDeclaration\\b"));
+  src.has_main = has_main_function(code);
+  src.declares_scenarios = has_word(code, "ScenarioDeclaration");
 
   // ==========================================================================
   // [SECTION] Local includes
   // ==========================================================================
   std::set<std::string> visited;
   std::vector<std::pair<fs::path, std::string>> pending{{fs::path(path), text}};
-  const std::regex include_re(R"re(^\s*#\s*include\s*"([^"]+)")re");
   while (!pending.empty() && visited.size() < 64) {
     auto [file, body] = pending.back();
     pending.pop_back();
     std::istringstream lines(body);
     std::string line;
-    std::smatch m;
     while (std::getline(lines, line)) {
-      if (!std::regex_search(line, m, include_re)) continue;
+      const std::string name = local_include(line);
+      if (name.empty()) continue;
       std::error_code ec;
-      const fs::path target = fs::weakly_canonical(file.parent_path() / m[1].str(), ec);
+      const fs::path target = fs::weakly_canonical(file.parent_path() / name, ec);
       if (ec || !fs::is_regular_file(target, ec) || !visited.insert(target.string()).second) continue;
       src.local_includes.push_back(target.string());
       pending.emplace_back(target, read_text_file(target.string()));
@@ -329,11 +396,43 @@ void add_launch_edits(const std::string& code, std::vector<Edit>& edits) {
   }
 }
 
+// An edit that overlaps one after it (a launch inside an `extern __shared__`
+// declaration) is left out, so that the file keeps its lines and the compiler
+// says what is wrong.
 std::string apply_edits(const std::string& text, std::vector<Edit> edits) {
   std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.pos > b.pos; });
-  std::string out = text;
-  for (const Edit& e : edits) out.replace(e.pos, e.len, e.with);
+  std::vector<const Edit*> kept;  // from the end backwards, none overlapping
+  size_t untouched_before = text.size();
+  for (const Edit& e : edits) {
+    if (e.pos + e.len > untouched_before) continue;
+    kept.push_back(&e);
+    untouched_before = e.pos;
+  }
+  // Built front to back in one pass: a file of many launches stays linear.
+  std::string out;
+  size_t copied_to = 0;
+  for (auto it = kept.rbegin(); it != kept.rend(); ++it) {
+    out.append(text, copied_to, (*it)->pos - copied_to);
+    out += (*it)->with;
+    copied_to = (*it)->pos + (*it)->len;
+  }
+  out.append(text, copied_to);
   return out;
+}
+
+// `__align__(16)` and `alignas(16)` in a type, each replaced by a space.
+std::string without_alignment(std::string type) {
+  for (const char* word : {"__align__", "alignas"}) {
+    const size_t len = std::char_traits<char>::length(word);
+    for (size_t at = type.find(word); at != std::string::npos; at = type.find(word, at + 1)) {
+      const size_t open = skip_spaces(type, at + len);
+      if (open >= type.size() || type[open] != '(') continue;
+      const size_t close = type.find(')', open);
+      if (close == std::string::npos) continue;
+      type.replace(at, close + 1 - at, " ");
+    }
+  }
+  return type;
 }
 
 }  // namespace
@@ -349,15 +448,35 @@ std::string rewrite_for_host(const std::string& text) {
   std::vector<Edit> edits;
   add_launch_edits(code, edits);
 
-  const std::regex extern_shared(R"(\bextern\s+__shared__\s+([^;{}]*?)\b([A-Za-z_]\w*)\s*\[\s*\]\s*;)");
-  const std::regex align_attr(R"((__align__|alignas)\s*\([^)]*\))");
-  for (auto it = std::sregex_iterator(code.begin(), code.end(), extern_shared); it != std::sregex_iterator(); ++it) {
-    const std::smatch& m = *it;
-    const std::string type = trim(std::regex_replace(m[1].str(), align_attr, " "));
-    const std::string matched = m[0].str();
-    std::string with = type + "* const " + m[2].str() + " = ::warpviz::user::dynamic_shared<" + type + ">();";
-    with.append(size_t(std::count(matched.begin(), matched.end(), '\n')), '\n');
-    edits.push_back({size_t(m.position(0)), size_t(m.length(0)), with});
+  // `extern __shared__ TYPE NAME[];`, TYPE without ; { }: the first ';' after
+  // `__shared__` ends it, and NAME[] stands just before that ';'.
+  for (size_t pos = code.find("extern"); pos != std::string::npos; pos = code.find("extern", pos + 1)) {
+    if (!word_at(code, pos, "extern") || pos + 6 >= code.size() || !space(code[pos + 6])) continue;
+    const size_t shared = skip_spaces(code, pos + 6);
+    if (!word_at(code, shared, "__shared__") || shared + 10 >= code.size() || !space(code[shared + 10])) continue;
+    const size_t type_start = skip_spaces(code, shared + 10);
+    const size_t semicolon = code.find_first_of(";{}", type_start);
+    if (semicolon == std::string::npos || code[semicolon] != ';') continue;
+    size_t i = semicolon;
+    auto back_over_spaces = [&] { while (i > type_start && space(code[i - 1])) --i; };
+    back_over_spaces();
+    if (i == type_start || code[i - 1] != ']') continue;
+    --i;
+    back_over_spaces();
+    if (i == type_start || code[i - 1] != '[') continue;
+    --i;
+    back_over_spaces();
+    const size_t name_end = i;
+    while (i > type_start && ident_char(code[i - 1])) --i;
+    if (i == name_end || !ident_start(code[i])) continue;
+    // A type over several lines is written on one; the newlines go after it.
+    std::string type = trim(without_alignment(code.substr(type_start, i - type_start)));
+    std::replace(type.begin(), type.end(), '\n', ' ');
+    const std::string name = code.substr(i, name_end - i);
+    std::string with = type + "* const " + name + " = ::warpviz::user::dynamic_shared<" + type + ">();";
+    with.append(size_t(std::count(code.begin() + long(pos), code.begin() + long(semicolon), '\n')), '\n');
+    edits.push_back({pos, semicolon + 1 - pos, with});
+    pos = semicolon;
   }
 
   return apply_edits(text, std::move(edits));

@@ -98,6 +98,10 @@ struct RunControl {
 // and message say it.
 FileRun run_user_file(const FileRequest& request, const RunControl& control = {});
 
+// The compiler's output read as diagnostics: g++'s "k.cu:3:5: error: ..." and
+// nvcc's "k.cu(3): error: ..." lines; every other line is left out.
+std::vector<Diagnostic> parse_diagnostics(const std::string& output);
+
 // Picks one launch by index ("1") or kernel name ("reduce_sum"); nullptr and
 // `why` when there is none.
 const Trace* pick_launch(const FileRun& run, const std::string& which, std::string* why);
