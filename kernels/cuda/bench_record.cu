@@ -23,38 +23,20 @@
 namespace warpviz_bench_record {
 #include "../warp_shuffle.cu"
 
-// The seed's two-level reduction with a grid-stride first level: each thread
-// sums float4 slices before the seed's warp_sum, as a bandwidth-bound
-// reduction does. One element per thread (reduce_sum itself) moves 128 input
-// bytes per warp against ~8 KB of trace per recorded warp, so sampling could
-// never hide the recorder there; here a warp reads ~32 KB.
-__global__ void reduce_sum_grid_stride(const float4* input, float* output, int n4) {
-    __shared__ float smem[32];
-    int tid = threadIdx.x;
-    float val = 0.0f;
-    const int stride = gridDim.x * blockDim.x;
-    int i = blockIdx.x * blockDim.x + tid;
-    // Four loads in flight per thread before any add: enough bytes in the air
-    // to run near the copy bandwidth.
-    for (; i + 3 * stride < n4; i += 4 * stride) {
-        const float4 a = input[i], b = input[i + stride], c = input[i + 2 * stride], d = input[i + 3 * stride];
-        val += ((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w));
-        val += ((c.x + c.y) + (c.z + c.w)) + ((d.x + d.y) + (d.z + d.w));
-    }
-    for (; i < n4; i += stride) {
-        const float4 v = input[i];
-        val += (v.x + v.y) + (v.z + v.w);
-    }
-    val = warp_sum(val);
-    if (tid % 32 == 0) smem[tid / 32] = val;
-    __syncthreads();
-    if (tid / 32 == 0) {
-        val = (tid < int(blockDim.x / 32)) ? smem[tid] : 0.0f;
-        val = warp_sum(val);
-    }
-    if (tid == 0) output[blockIdx.x] = val;
-}
+#include "bench_record_grid_stride.cuh"
 }  // namespace warpviz_bench_record
+
+// The same kernels with WARPVIZ_WATCH compiled out: the reduction as bench
+// record timed it before watches existed (5 shuffle steps per warp_sum, not 5
+// shuffles and 5 watches), the kernel the capture-cost goal was set on.
+namespace warpviz_bench_record_unwatched {
+#undef WARPVIZ_WATCH
+#define WARPVIZ_WATCH(var) \
+  do {                     \
+  } while (0)
+#include "../warp_shuffle.cu"
+#include "bench_record_grid_stride.cuh"
+}  // namespace warpviz_bench_record_unwatched
 
 namespace warpviz {
 namespace {
@@ -62,9 +44,11 @@ namespace {
 constexpr unsigned kBlock = 256;
 constexpr uint32_t kWarpsPerBlock = kBlock / kWarpSize;
 constexpr uint32_t kSampleStride = 64;
-// reduce_sum: warp 0 of a block makes 10 shuffles (two warp_sums), the others 5.
-constexpr uint32_t kStepsWarp0 = 10, kStepsOtherWarps = 5;
-constexpr uint32_t kStepsPerWarp = 16;
+// reduce_sum: warp 0 of a block runs two warp_sums, the others one; a
+// warp_sum is 5 shuffles, each followed by a watch of val where watches are
+// compiled in.
+constexpr uint32_t kStepsPerWarpSum = 5;
+constexpr uint32_t kStepsPerWarp = 32;
 constexpr int kWarmupLaunches = 3;
 constexpr double kMaxRelativeError = 1e-5;  // f32 tree sums of 256 values land near 1e-7
 constexpr double kSampledGoal = 1.05;
@@ -91,6 +75,10 @@ struct Workload {
   std::string name;
   unsigned grid = 0;
   bool grid_stride = false;  // reduce_sum_grid_stride, else the seed's reduce_sum
+  bool watches = true;       // false: the kernel built with WARPVIZ_WATCH compiled out
+  // Steps a recorded warp makes: warp 0 of a block, and the others.
+  uint32_t steps_warp0() const { return 2 * steps_other_warps(); }
+  uint32_t steps_other_warps() const { return kStepsPerWarpSum * (watches ? 2 : 1); }
 };
 
 // The block each input element lands in, for the double-precision reference.
@@ -136,7 +124,10 @@ void prepare(const Mode& mode, const DeviceBytes& l2_flush) {
 }
 
 void launch(const Workload& w, Mode& mode, const DeviceArray<float>& input, int n) {
-  if (w.grid_stride)
+  if (w.grid_stride && !w.watches)
+    warpviz_bench_record_unwatched::reduce_sum_grid_stride<<<w.grid, kBlock>>>(
+        reinterpret_cast<const float4*>(input.ptr()), mode.partials.ptr(), n / 4);
+  else if (w.grid_stride)
     warpviz_bench_record::reduce_sum_grid_stride<<<w.grid, kBlock>>>(reinterpret_cast<const float4*>(input.ptr()),
                                                                      mode.partials.ptr(), n / 4);
   else
@@ -146,9 +137,10 @@ void launch(const Workload& w, Mode& mode, const DeviceArray<float>& input, int 
 
 // Steps the recorded warps make (two warp_sums in warp 0 of a block, one in
 // the others): every stride-th warp of the grid.
-uint64_t expected_steps(uint64_t warps, uint32_t stride) {
+uint64_t expected_steps(const Workload& workload, uint64_t warps, uint32_t stride) {
   uint64_t steps = 0;
-  for (uint64_t w = 0; w < warps; w += stride) steps += w % kWarpsPerBlock == 0 ? kStepsWarp0 : kStepsOtherWarps;
+  for (uint64_t w = 0; w < warps; w += stride)
+    steps += w % kWarpsPerBlock == 0 ? workload.steps_warp0() : workload.steps_other_warps();
   return steps;
 }
 
@@ -207,7 +199,7 @@ bool run_workload(const Workload& w, const std::vector<float>& host_input, const
       uint64_t steps = 0;
       for (uint32_t count : mode.recording->step_counts()) steps += count;
       const uint32_t stride = mode.recording == &sampled ? kSampleStride : 1;
-      steps_as_expected &= steps == expected_steps(warps, stride);
+      steps_as_expected &= steps == expected_steps(w, warps, stride);
     }
   }
   const double relative_error = partials_relative_error(w, host_input, results[0]);
@@ -219,7 +211,7 @@ bool run_workload(const Workload& w, const std::vector<float>& host_input, const
       << "  correctness     partial sums of (a) vs a double-precision CPU sum: relative error " << relative_error
       << " (limit " << kMaxRelativeError << "): " << check(sums_right) << "\n"
       << "                  (b) and (c) give the partial sums of (a) bit for bit: " << check(same_bits) << "\n"
-      << "                  recorded steps: " << kStepsWarp0 << " per warp 0 of a block, " << kStepsOtherWarps
+      << "                  recorded steps: " << w.steps_warp0() << " per warp 0 of a block, " << w.steps_other_warps()
       << " per other warp: " << check(steps_as_expected) << "\n"
       << std::flush;
 
@@ -240,7 +232,7 @@ bool run_workload(const Workload& w, const std::vector<float>& host_input, const
     if (mode.recording) {
       uint64_t steps = 0;
       for (uint32_t count : mode.recording->step_counts()) steps += count;
-      steps_after_timing &= steps == expected_steps(warps, mode.recording == &sampled ? kSampleStride : 1);
+      steps_after_timing &= steps == expected_steps(w, warps, mode.recording == &sampled ? kSampleStride : 1);
     }
   out << "                  recorded steps of the last timed launch as expected: " << check(steps_after_timing)
       << "\n";
@@ -322,9 +314,13 @@ int run_record_benchmark(int log2_n, int repeat, std::ostream& out) {
   // Eight 256-thread blocks fill an SM (2048 threads).
   const Workload grid_stride{"grid-stride reduce_sum: float4 slices per thread, then the seed's warp_sum",
                              unsigned(prop.multiProcessorCount) * 8, true};
+  const Workload grid_stride_unwatched{
+      "the same, WARPVIZ_WATCH compiled out: shuffle steps only, the kernel the capture-cost goal was set on",
+      unsigned(prop.multiProcessorCount) * 8, true, false};
   const Workload seed_kernel{"the seed's reduce_sum: one element per thread",
                              unsigned((uint64_t(n) + kBlock - 1) / kBlock), false};
   bool ok = run_workload(grid_stride, host_input, input, n, copy_bandwidth, repeat, out);
+  ok &= run_workload(grid_stride_unwatched, host_input, input, n, copy_bandwidth, repeat, out);
   ok &= run_workload(seed_kernel, host_input, input, n, copy_bandwidth, repeat, out);
   return ok ? 0 : 1;
 }
