@@ -76,9 +76,12 @@ struct Workload {
   unsigned grid = 0;
   bool grid_stride = false;  // reduce_sum_grid_stride, else the seed's reduce_sum
   bool watches = true;       // false: the kernel built with WARPVIZ_WATCH compiled out
-  // Steps a recorded warp makes: warp 0 of a block, and the others.
-  uint32_t steps_warp0() const { return 2 * steps_other_warps(); }
-  uint32_t steps_other_warps() const { return kStepsPerWarpSum * (watches ? 2 : 1); }
+  // Steps a recorded warp makes: warp 0 of a block, and the others. The seed's
+  // reduce_sum records its warpSums: lane 0 of every warp stores (one step),
+  // warp 0 loads (one more).
+  uint32_t warp_sum_steps() const { return kStepsPerWarpSum * (watches ? 2 : 1); }
+  uint32_t steps_warp0() const { return 2 * warp_sum_steps() + (grid_stride ? 0 : 2); }
+  uint32_t steps_other_warps() const { return warp_sum_steps() + (grid_stride ? 0 : 1); }
 };
 
 // The block each input element lands in, for the double-precision reference.

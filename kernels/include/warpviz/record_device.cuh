@@ -139,6 +139,12 @@ __device__ inline void record_step(int64_t slot, const StepFacts& f) {
     atomicMax(&r.step_counts[slot], base + uint32_t(__popc(leaders)));  // result unused: no wait
   }
   base = __shfl_sync(active, base, first);
+  // The first lane's writes to the warp's counter in shared memory (its tag
+  // reset, its atomicAdd) are ordered before any of these lanes' later
+  // accesses: a shuffle exchanges registers but orders no memory, and without
+  // this compute-sanitizer's racecheck reports the counter as a hazard between
+  // lanes of one warp once its paths diverge (divergence, recorded).
+  __syncwarp(active);
   const uint32_t seq = base + uint32_t(__popc(leaders & ((1u << group_leader) - 1u)));
   if (seq >= r.steps_per_warp) return;  // full: the host sees the count and reports overflow
 
