@@ -45,8 +45,8 @@
 // Versions: 1 lacks the measurements; 2 adds them; 3 adds the watch op (op 19,
 // WARPVIZ_WATCH), with the same layout: its variable's name is packed into args
 // b, width and c (trace.h, "watch steps"); 4 changes only the checksum, from
-// FNV-1a 64 to XXH3-64 (FNV-1a goes byte after byte, under 1 GB/s, and held the
-// load to about a third of the parse's speed; XXH3 runs at memory speed). This
+// FNV-1a 64 to XXH3-64 (FNV-1a goes byte after byte, under 1 GB/s, twice the
+// parse's time on a big file even beside it; XXH3 runs at memory speed). This
 // build writes 4 and reads all four (assets/traces/ holds 1 and 2: the first
 // traces are version 1, the bank and transpose traces with their measurements
 // version 2). A watch step in a file older than 3, or one whose args hold no
@@ -77,7 +77,7 @@
 #include <thread>
 #include <vector>
 
-#include <xxhash.h>
+#include <xxhash.h>  // compiled in: CMake sets XXH_INLINE_ALL
 
 #include "trace_io_internal.h"
 #include "warpviz/bank_model.h"
