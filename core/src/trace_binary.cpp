@@ -456,6 +456,8 @@ void read_steps(ByteReader& r, Trace& t, uint32_t version) {
   // Reserve only for steps whose bytes are actually present (truncated files).
   t.steps.reserve(size_t(std::min<uint64_t>(count, r.available() / kMinStepBytes)));
   detail::advise_huge_pages(t.steps.data(), t.steps.capacity() * sizeof(TraceStep));
+  // The steps' fresh pages are faulted in beside the parse (PageFaulter).
+  const detail::PageFaulter faulter(t.steps.data(), t.steps.capacity() * sizeof(TraceStep));
   const std::string of = " of " + std::to_string(count);
   for (uint64_t i = 0; i < count; ++i) {
     if (r.available() < kMinStepBytes) {
