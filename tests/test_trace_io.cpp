@@ -1118,6 +1118,36 @@ TEST_CASE("JSON form: lane sources, grid and block, and steps' places are checke
 
 // ---- files ----------------------------------------------------------------------------
 
+TEST_CASE("load_trace: a file big enough for the page-faulting thread reads back exactly",
+          "[trace][io][files]") {
+  // Over 16 MiB of file and of steps: both buffers get a PageFaulter, which
+  // faults their pages in from the end back while the read and the parse fill
+  // them from the front; what they hold must not change.
+  Trace t = realistic_trace();
+  const std::vector<TraceStep> pattern = t.steps;
+  t.steps.clear();
+  for (uint32_t i = 0; i < 60000; ++i) {
+    t.steps.push_back(pattern[i % pattern.size()]);
+    t.steps.back().seq = i;
+    t.steps.back().lanes[i % kWarpSize].out = i;  // no two steps alike
+  }
+  const TempDir dir;
+  const std::string wvt = dir.file("big.wvt");
+  save_trace(t, wvt);
+  REQUIRE(std::filesystem::file_size(wvt) > (size_t(16) << 20));
+  REQUIRE(t.steps.size() * sizeof(TraceStep) > (size_t(16) << 20));
+  const Trace back = load_trace(wvt);
+  REQUIRE(back.steps.size() == t.steps.size());
+  CHECK(back.steps[59999].lanes[59999 % kWarpSize].out == 59999);
+  // Every stored field, byte for byte (comparing field by field takes millions of checks).
+  CHECK(to_binary(back) == read_file(wvt));
+  // Cut short, it is still a clear error, not a crash.
+  std::string cut = read_file(wvt);
+  cut.resize(cut.size() * 3 / 4);
+  std::ofstream(dir.file("cut.wvt"), std::ios::binary) << cut;
+  CHECK(error_of([&] { load_trace(dir.file("cut.wvt")); }).rfind(dir.file("cut.wvt") + ": truncated (", 0) == 0);
+}
+
 TEST_CASE("save_trace/load_trace: form by extension, content sniffed on load", "[trace][io][files]") {
   const TempDir dir;
   const Trace t = realistic_trace();
