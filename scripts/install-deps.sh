@@ -9,6 +9,7 @@ packages=(
   catch2                 # tests (2.13, with Catch.cmake)
   nlohmann-json3-dev     # the trace's JSON form
   libtoml11-dev          # lesson files (TOML)
+  libxxhash-dev          # the .wvt checksum (XXH3-64)
   libglfw3-dev libimgui-dev python3-glad libstb-dev  # the app
   fonts-wqy-microhei     # the app's font: Latin and Chinese (the seeds' language)
   xvfb xauth             # GUI tests without a display (xvfb-run needs xauth)

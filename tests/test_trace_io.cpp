@@ -27,6 +27,8 @@
 #include <random>
 #include <sstream>
 
+#include <xxhash.h>
+
 #include "../core/src/trace_io_internal.h"
 #include "warpviz/bank_model.h"
 #include "warpviz/dtype.h"
@@ -301,11 +303,18 @@ uint64_t fnv1a64(const std::string& s, size_t n) {
   return h;
 }
 
+// The checksum a .wvt of the version in its header (byte 8) stores: FNV-1a 64
+// up to version 3, XXH3-64 (seed 0) from version 4 on.
+uint64_t wvt_checksum(const std::string& s, size_t n) {
+  if (uint8_t(s[8]) >= kTraceBinaryXxh3Version) return XXH3_64bits(s.data(), n);
+  return fnv1a64(s, n);
+}
+
 // Keeps a mutated file self-consistent (size field, checksum) so the reader's
 // structural checks, not the checksum, have to catch the damage.
 void reseal(std::string& s) {
   store_le64(s, 12, s.size());
-  store_le64(s, s.size() - 8, fnv1a64(s, s.size() - 8));
+  store_le64(s, s.size() - 8, wvt_checksum(s, s.size() - 8));
 }
 
 struct TempDir {
@@ -1109,6 +1118,36 @@ TEST_CASE("JSON form: lane sources, grid and block, and steps' places are checke
 
 // ---- files ----------------------------------------------------------------------------
 
+TEST_CASE("load_trace: a file big enough for the page-faulting thread reads back exactly",
+          "[trace][io][files]") {
+  // Over 16 MiB of file and of steps: both buffers get a PageFaulter, which
+  // faults their pages in from the end back while the read and the parse fill
+  // them from the front; what they hold must not change.
+  Trace t = realistic_trace();
+  const std::vector<TraceStep> pattern = t.steps;
+  t.steps.clear();
+  for (uint32_t i = 0; i < 60000; ++i) {
+    t.steps.push_back(pattern[i % pattern.size()]);
+    t.steps.back().seq = i;
+    t.steps.back().lanes[i % kWarpSize].out = i;  // no two steps alike
+  }
+  const TempDir dir;
+  const std::string wvt = dir.file("big.wvt");
+  save_trace(t, wvt);
+  REQUIRE(std::filesystem::file_size(wvt) > (size_t(16) << 20));
+  REQUIRE(t.steps.size() * sizeof(TraceStep) > (size_t(16) << 20));
+  const Trace back = load_trace(wvt);
+  REQUIRE(back.steps.size() == t.steps.size());
+  CHECK(back.steps[59999].lanes[59999 % kWarpSize].out == 59999);
+  // Every stored field, byte for byte (comparing field by field takes millions of checks).
+  CHECK(to_binary(back) == read_file(wvt));
+  // Cut short, it is still a clear error, not a crash.
+  std::string cut = read_file(wvt);
+  cut.resize(cut.size() * 3 / 4);
+  std::ofstream(dir.file("cut.wvt"), std::ios::binary) << cut;
+  CHECK(error_of([&] { load_trace(dir.file("cut.wvt")); }).rfind(dir.file("cut.wvt") + ": truncated (", 0) == 0);
+}
+
 TEST_CASE("save_trace/load_trace: form by extension, content sniffed on load", "[trace][io][files]") {
   const TempDir dir;
   const Trace t = realistic_trace();
@@ -1633,11 +1672,11 @@ TEST_CASE("watch names: packed into a step's args, 16 printable characters at mo
   CHECK(std::string(op_name(Op::Watch)) == "watch");
 }
 
-TEST_CASE("binary form: watch steps round-trip bit for bit, as version 3", "[trace][io][binary][watch]") {
+TEST_CASE("binary form: watch steps round-trip bit for bit, as version 4", "[trace][io][binary][watch]") {
   const Trace t = trace_with_watches();
   const std::string bytes = to_binary(t);
-  REQUIRE(uint8_t(bytes[8]) == 3);
-  REQUIRE(kTraceBinaryVersion == 3);
+  REQUIRE(uint8_t(bytes[8]) == 4);
+  REQUIRE(kTraceBinaryVersion == 4);
   const Trace back = from_binary(bytes);
   require_same_trace(t, back);
   REQUIRE(back.steps[2].op == Op::Watch);
@@ -1646,6 +1685,49 @@ TEST_CASE("binary form: watch steps round-trip bit for bit, as version 3", "[tra
   CHECK(back.steps[2].lanes[4].out == 0x80000000u);  // -0.0
   CHECK(watch_name(back.steps[4].args) == "sum + a[lane-1]");
   CHECK(diff_traces(t, back).empty());
+}
+
+TEST_CASE("binary form: version 4's checksum is XXH3-64; a version 3 file with FNV-1a still reads",
+          "[trace][io][binary][errors]") {
+  const Trace t = trace_with_watches();
+  const std::string v4 = to_binary(t);
+  REQUIRE(uint8_t(v4[8]) == 4);
+  // The stored checksum is XXH3-64 of every byte before it, not FNV-1a.
+  const size_t body = v4.size() - 8;
+  std::string stored(v4, body);
+  std::string xxh3(8, '\0'), fnv(8, '\0');
+  store_le64(xxh3, 0, XXH3_64bits(v4.data(), body));
+  store_le64(fnv, 0, fnv1a64(v4, body));
+  CHECK(stored == xxh3);
+  CHECK(stored != fnv);
+
+  // One content byte flipped (a lane's value, deep in the steps): the checksum says so.
+  for (const size_t at : {size_t(30), body / 2, body - 1}) {
+    INFO("flipped byte " << at << " of " << v4.size());
+    std::string flipped = v4;
+    flipped[at] ^= 0x01;
+    CHECK(error_of([&] { from_binary(flipped); }) == "trace.wvt: corrupt (checksum mismatch)");
+  }
+  // Damage to the checksum itself is the same mismatch.
+  std::string bad_sum = v4;
+  bad_sum.back() ^= 0x40;
+  CHECK(error_of([&] { from_binary(bad_sum); }) == "trace.wvt: corrupt (checksum mismatch)");
+
+  // The same trace as a version 3 file: the layout is the same, the checksum FNV-1a.
+  std::string v3 = v4;
+  v3[8] = 3;
+  store_le64(v3, body, fnv1a64(v3, body));
+  require_same_trace(t, from_binary(v3));
+  // A version 3 file sealed with XXH3 (a version 4 checksum under a 3) is damaged.
+  std::string v3_xxh3 = v3;
+  store_le64(v3_xxh3, body, XXH3_64bits(v3.data(), body));
+  CHECK(error_of([&] { from_binary(v3_xxh3); }) == "trace.wvt: corrupt (checksum mismatch)");
+  // And a flipped byte in the version 3 file is caught by its FNV-1a.
+  std::string v3_flipped = v3;
+  v3_flipped[body / 2] ^= 0x01;
+  CHECK(error_of([&] { from_binary(v3_flipped); }) == "trace.wvt: corrupt (checksum mismatch)");
+  // Written again, the version 3 trace becomes version 4, byte for byte the first file.
+  CHECK(to_binary(from_binary(v3)) == v4);
 }
 
 TEST_CASE("binary form: a watch step in an older file, or without a name, is corrupt",
@@ -1731,7 +1813,7 @@ TEST_CASE("older trace files still read: the shipped version 1 and 2 files, a ve
     const Trace old = load_trace(name);
     REQUIRE_FALSE(old.steps.empty());
     CHECK(std::none_of(old.steps.begin(), old.steps.end(), [](const TraceStep& s) { return op_is_watch(s.op); }));
-    // Written again it is version 3, and reads back the same.
+    // Written again it is version 4, and reads back the same.
     const Trace again = from_binary(to_binary(old));
     CHECK(diff_traces(old, again, TraceDiffOptions{true}).empty());
   }
@@ -1927,4 +2009,16 @@ TEST_CASE("binary form: on a big file the checksum, checked beside the parse, st
   CHECK(error_of([&] { from_binary(bad_op); }) == "trace.wvt: corrupt (unknown op 238 in step 4000 of 4001)");
   // Cut short: truncated, no checksum to check.
   CHECK(error_of([&] { from_binary(good.substr(0, good.size() / 2)); }).rfind("trace.wvt: truncated (", 0) == 0);
+
+  // As version 3, whose FNV-1a runs on a thread of its own beside the parse:
+  // the same verdicts, the checksum's first.
+  std::string good_v3 = good;
+  good_v3[8] = 3;
+  reseal(good_v3);
+  require_same_trace(from_binary(good), from_binary(good_v3));
+  std::string bad_op_v3 = good_v3;
+  bad_op_v3[op_at] = char(0xee);
+  CHECK(error_of([&] { from_binary(bad_op_v3); }) == "trace.wvt: corrupt (checksum mismatch)");
+  reseal(bad_op_v3);
+  CHECK(error_of([&] { from_binary(bad_op_v3); }) == "trace.wvt: corrupt (unknown op 238 in step 4000 of 4001)");
 }

@@ -14,8 +14,10 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "trace_io_internal.h"
@@ -97,6 +99,35 @@ void detail::advise_huge_pages(const void* data, size_t bytes) {
 #endif
 }
 
+detail::PageFaulter::PageFaulter(void* data, size_t bytes) {
+#if defined(MADV_POPULATE_WRITE)
+  constexpr uintptr_t kPage = 4096, kChunk = uintptr_t(4) << 20;
+  if (bytes < 4 * kChunk) return;
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + kPage - 1) & ~(kPage - 1);
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kPage - 1);
+  try {
+    worker_ = std::thread([this, begin, end] {
+      for (uintptr_t hi = end; hi > begin && !stop_.load(std::memory_order_relaxed);) {
+        const uintptr_t lo = hi - begin > kChunk ? hi - kChunk : begin;
+        // An older kernel says EINVAL: then the caller's own touches fault it all.
+        if (::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_POPULATE_WRITE) != 0) return;
+        hi = lo;
+      }
+    });
+  } catch (const std::system_error&) {
+    // No thread to be had: the caller's touches fault the pages in.
+  }
+#else
+  (void)data;
+  (void)bytes;
+#endif
+}
+
+detail::PageFaulter::~PageFaulter() {
+  stop_ = true;
+  if (worker_.joinable()) worker_.join();
+}
+
 void save_trace(const Trace& trace, const std::string& path) {
   try {
     if (ends_with_json(path)) {
@@ -122,11 +153,13 @@ Trace load_trace(const std::string& path, uint64_t max_bytes) {
   if (S_ISDIR(st.st_mode)) throw TraceFileError("cannot open " + name + ": " + error_text(EISDIR));
 
   std::string data;
+  std::optional<detail::PageFaulter> faulter;  // reset before data moves or goes
   if (S_ISREG(st.st_mode)) {
     // The size is known: refuse before reading anything.
     if (uint64_t(st.st_size) > max_bytes) throw TraceFileError(too_large(name, max_bytes));
     data.reserve(size_t(st.st_size) + 1);
     detail::advise_huge_pages(data.data(), data.capacity());
+    faulter.emplace(data.data(), data.capacity());  // read() fills it from the front
   }
   // A pipe, a device or a growing file: chunks until the end or the limit.
   constexpr size_t kChunk = size_t(1) << 20;
@@ -136,6 +169,7 @@ Trace load_trace(const std::string& path, uint64_t max_bytes) {
     size_t want = size_t(std::min<uint64_t>(kChunk, max_bytes + 1 - at));
     // Within what a regular file reserved: a chunk past it would copy the whole.
     if (data.capacity() > at) want = std::min(want, data.capacity() - at);
+    if (at + want > data.capacity()) faulter.reset();  // the buffer is about to move
     data.resize(at + want);
     const ssize_t got = ::read(in.fd, data.data() + at, want);
     if (got < 0) {
@@ -153,6 +187,7 @@ Trace load_trace(const std::string& path, uint64_t max_bytes) {
       break;
     }
   }
+  faulter.reset();
   if (data.empty()) throw TraceFileError(name + ": empty file (not a warpviz trace)");
   if (form == Form::Undecided) form = sniff(data, true);
 

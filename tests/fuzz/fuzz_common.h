@@ -19,7 +19,7 @@ namespace warpviz::fuzz {
   std::abort();
 }
 
-// The .wvt checksum (FNV-1a 64, as trace_binary.cpp computes it).
+// The .wvt checksum of versions 1 to 3 (FNV-1a 64, as trace_binary.cpp computes it).
 inline uint64_t fnv1a64(const uint8_t* p, size_t n) {
   uint64_t h = 14695981039346656037ull;
   for (size_t i = 0; i < n; ++i) {

@@ -7,12 +7,20 @@
 #include <string>
 #include <typeinfo>
 
+#include <xxhash.h>
+
 #include "fuzz_common.h"
 #include "warpviz/trace_io.h"
 
 using namespace warpviz;
 
 namespace {
+
+// The checksum a .wvt of `version` stores after its n bytes of body: XXH3-64
+// (seed 0) from version 4 on, FNV-1a 64 before.
+uint64_t wvt_checksum(uint32_t version, const uint8_t* p, size_t n) {
+  return version >= 4 ? XXH3_64bits(p, n) : fuzz::fnv1a64(p, n);
+}
 
 void check(const std::string& bytes_in) {
   std::istringstream in(bytes_in);
@@ -57,7 +65,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (bytes.size() >= kHeader + kChecksum) bytes.resize(bytes.size() - kChecksum);
     const uint64_t total = bytes.size() + kChecksum;
     for (int i = 0; i < 8; ++i) bytes[12 + i] = char(uint8_t(total >> (8 * i)));
-    const uint64_t sum = fuzz::fnv1a64(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+    // The checksum of the version the header names (an unknown one is refused before it matters).
+    const uint32_t version = uint32_t(uint8_t(bytes[8])) | uint32_t(uint8_t(bytes[9])) << 8 |
+                             uint32_t(uint8_t(bytes[10])) << 16 | uint32_t(uint8_t(bytes[11])) << 24;
+    const uint64_t sum =
+        wvt_checksum(version, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
     for (int i = 0; i < 8; ++i) bytes.push_back(char(uint8_t(sum >> (8 * i))));
     check(bytes);
   }

@@ -13,10 +13,13 @@
 namespace warpviz {
 
 // Binary format version written by this build. Readers accept 1 to this
-// (2 added TraceMeta::measurements, 3 the watch op).
-constexpr uint32_t kTraceBinaryVersion = 3;
+// (2 added TraceMeta::measurements, 3 the watch op, 4 the XXH3-64 checksum in
+// place of FNV-1a 64).
+constexpr uint32_t kTraceBinaryVersion = 4;
 // The first binary version that may hold watch steps.
 constexpr uint32_t kTraceBinaryWatchVersion = 3;
+// The first binary version whose checksum is XXH3-64 (seed 0); older ones use FNV-1a 64.
+constexpr uint32_t kTraceBinaryXxh3Version = 4;
 // JSON "version" field written by this build. Readers accept 1 to this (2 added
 // the watch op).
 constexpr int kTraceJsonVersion = 2;
