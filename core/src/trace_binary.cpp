@@ -422,23 +422,31 @@ void read_outputs(ByteReader& r, Trace& t) {
 
 // The 32 lanes of a step of one layout, without a branch per field; false
 // when a lane's src or flags are out of range (the caller finds which).
+// A lane's in, out (8 bytes each when wide, else 4), src and flags; returns
+// where its remaining fields start. Both the fast lane loop and the one that
+// names a bad field decode through it.
+template <bool kWide>
+const uint8_t* read_lane_values(const uint8_t* p, LaneRecord& l) {
+  if constexpr (kWide) {
+    l.in = load_u64(p);
+    l.out = load_u64(p + 8);
+    p += 16;
+  } else {
+    l.in = load_u32(p);
+    l.out = load_u32(p + 4);
+    p += 8;
+  }
+  l.src = int8_t(p[0]);
+  l.flags = p[1];
+  return p + 2;
+}
+
 template <bool kWide, bool kWithMemory>
 bool read_lanes(const uint8_t* p, LaneRecord* lanes) {
   bool bad = false;
   for (int lane = 0; lane < kWarpSize; ++lane) {
     LaneRecord& l = lanes[lane];
-    if constexpr (kWide) {
-      l.in = load_u64(p);
-      l.out = load_u64(p + 8);
-      p += 16;
-    } else {
-      l.in = load_u32(p);
-      l.out = load_u32(p + 4);
-      p += 8;
-    }
-    l.src = int8_t(p[0]);
-    l.flags = p[1];
-    p += 2;
+    p = read_lane_values<kWide>(p, l);
     bad |= !detail::valid_src_lane(l.src) | ((l.flags & ~kKnownLaneFlags) != 0);
     if constexpr (kWithMemory) {
       l.addr = load_u32(p);
@@ -511,18 +519,7 @@ void read_steps(ByteReader& r, Trace& t, uint32_t version) {
     // A bad lane: read them again one by one, to name the first bad field.
     for (int lane = 0; !lanes_ok && lane < kWarpSize; ++lane) {
       LaneRecord& l = s.lanes[lane];
-      if (wide) {
-        l.in = load_u64(p);
-        l.out = load_u64(p + 8);
-        p += 16;
-      } else {
-        l.in = load_u32(p);
-        l.out = load_u32(p + 4);
-        p += 8;
-      }
-      l.src = int8_t(p[0]);
-      l.flags = p[1];
-      p += 2;
+      p = wide ? read_lane_values<true>(p, l) : read_lane_values<false>(p, l);
       if (!detail::valid_src_lane(l.src))
         r.corrupt("source lane " + std::to_string(l.src) + " in " + where() + " lane " +
                   std::to_string(lane) + " (a lane is -1 to 31)");

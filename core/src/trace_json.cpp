@@ -543,6 +543,19 @@ void read_document(const JsonReader& r, const Json& j, const std::string& name, 
 }
 
 // The parser callback that streams "steps" (see "Memory" at the top).
+
+// The top-level members of a trace document: the SAX reader and the document
+// reader both skip others with the same rule.
+bool known_member(const std::string& key) {
+  static const char* const kMembers[] = {
+      "format", "version", "scenario", "params", "dtype", "input", "backend", "device",
+      "compute_capability", "tool_version", "grid", "block", "source", "overflow",
+      "measurements", "steps", "outputs", "output_dtypes"};
+  for (const char* m : kMembers)
+    if (key == m) return true;
+  return false;
+}
+
 class StepStreamer {
  public:
   static constexpr size_t kMaxStepEvents = 16384;
@@ -605,15 +618,6 @@ class StepStreamer {
   }
 
  private:
-  static bool known_member(const std::string& key) {
-    static const char* const kMembers[] = {
-        "format", "version", "scenario", "params", "dtype", "input", "backend", "device",
-        "compute_capability", "tool_version", "grid", "block", "source", "overflow",
-        "measurements", "steps", "outputs", "output_dtypes"};
-    for (const char* m : kMembers)
-      if (key == m) return true;
-    return false;
-  }
 
   const JsonReader& r_;
   Trace& t_;
@@ -829,15 +833,6 @@ class FastJsonReader final : public nlohmann::json_sax<Json> {
     uint32_t seen = 0;
   };
 
-  static bool known_member(const std::string& key) {
-    static const char* const kMembers[] = {
-        "format", "version", "scenario", "params", "dtype", "input", "backend", "device",
-        "compute_capability", "tool_version", "grid", "block", "source", "overflow",
-        "measurements", "steps", "outputs", "output_dtypes"};
-    for (const char* m : kMembers)
-      if (key == m) return true;
-    return false;
-  }
   static Key step_key(const std::string& k) {
     static const char* const kNames[] = {"block", "warp", "seq", "op", "line", "mask", "dtype", "args", "lanes"};
     for (int i = 0; i < kStepKeys; ++i)
