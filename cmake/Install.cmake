@@ -54,6 +54,12 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/kernels/user/shim DESTINATION ${warpviz_
 get_directory_property(WARPVIZ_USER_CXX_FLAGS DIRECTORY ${PROJECT_SOURCE_DIR}/kernels DEFINITION WARPVIZ_USER_CXX_FLAGS)
 set(warpviz_kit_flags ${WARPVIZ_USER_CXX_FLAGS} -fdiagnostics-color=never -fmax-errors=20)
 string(REPLACE ";" "\", \"" warpviz_kit_flags_json "${warpviz_kit_flags}")
+# A sanitized build's objects need the sanitizer runtime at link time too.
+set(warpviz_kit_link_flags -no-pie -pthread -fuse-ld=gold)
+if(WARPVIZ_SANITIZE)
+  list(APPEND warpviz_kit_link_flags ${WARPVIZ_SANITIZE_FLAGS})
+endif()
+string(REPLACE ";" "\", \"" warpviz_kit_link_flags_json "${warpviz_kit_link_flags}")
 set(warpviz_kit_lib ../../../${warpviz_lib_dest})
 file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/install-kit/kit.json CONTENT "{
   \"compiler\": \"${CMAKE_CXX_COMPILER}\",
@@ -61,7 +67,7 @@ file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/install-kit/kit.json CONTENT "{
   \"include_dirs\": [\"shim\", \"../../../include\"],
   \"prelude\": \"include/warpviz_user_prelude.h\",
   \"link_inputs\": [\"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_user_runtime>\", \"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_user_common>\", \"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_core>\", \"${warpviz_kit_lib}/$<PATH:GET_FILENAME,${warpviz_boost_context}>\"],
-  \"link_flags\": [\"-no-pie\", \"-pthread\", \"-fuse-ld=gold\"],
+  \"link_flags\": [\"${warpviz_kit_link_flags_json}\"],
   \"rpath_args\": [\"-Wl,-rpath,{}\"],
   \"rpath_dirs\": [\"${warpviz_kit_lib}\"],
   \"unit_suffix\": \".cpp\",
@@ -80,6 +86,11 @@ if(TARGET warpviz_testing)
     list(APPEND warpviz_testing_libs warpviz_kernels_cuda)
   endif()
   install(TARGETS ${warpviz_testing_libs} ARCHIVE DESTINATION ${warpviz_lib_dest})
+  # The installed libraries of a sanitized build link only with its runtime.
+  set(WARPVIZ_INSTALLED_LINK_OPTIONS "")
+  if(WARPVIZ_SANITIZE)
+    set(WARPVIZ_INSTALLED_LINK_OPTIONS "${WARPVIZ_SANITIZE_FLAGS}")
+  endif()
   set(WARPVIZ_BOOST_CONTEXT_FILE_NAME "$<PATH:GET_FILENAME,${warpviz_boost_context}>")
   configure_file(${PROJECT_SOURCE_DIR}/cmake/warpvizConfig.cmake.in ${PROJECT_BINARY_DIR}/install-kit/warpvizConfig.cmake.in @ONLY)
   file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/install-kit/warpvizConfig.cmake
