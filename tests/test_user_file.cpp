@@ -418,7 +418,7 @@ TEST_CASE("a file that declares its scenario: listed, then run with --set", "[us
   request.sets = {{"factor", "2"}, {"dtype", "i32"}};
   request.inputs = {{"", "iota"}};
   run = run_file("declared.cu", request);
-  INFO(run.message);
+  INFO(run.message << "\n" << run.program_output);
   REQUIRE(run.ok());
   REQUIRE(run.launches.size() == 1);
   const Trace& t = run.launches[0];

@@ -22,7 +22,9 @@ class SessionBase {
 
  protected:
   const ResolvedScenario& scenario_;
-  const emu::RecordFilter& filter_;
+  // A copy: callers pass temporaries (launch_filter(0) in a user's program),
+  // which a reference outlived (ASan: stack-use-after-scope).
+  const emu::RecordFilter filter_;
   Trace& trace_;
 };
 
