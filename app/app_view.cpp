@@ -282,13 +282,13 @@ void AppView::draw() {
     arrange_empty_panels();  // panel_layout.cpp: empty votes/block give the history their place
     for (const PanelSpec& panel : panel_table()) {
       bool& shown = panels.shown(panel);
-      if (!shown || (panel.has_content && !panel.has_content(*this))) continue;
+      if (!shown || !panel.has_content(*this)) continue;
       if (panel.place_window)
         (this->*panel.place_window)();
       else
         ImGui::SetNextWindowSize(ImVec2(panel.width * dpi_scale, panel.height * dpi_scale), ImGuiCond_FirstUseEver);
       // "###id" keeps the window's identity (and saved layout) across languages.
-      const std::string title = std::string(tr(panel.title)) + "###" + panel.id;
+      const std::string title = std::string(panel.title(language)) + "###" + panel.id;
       if (ImGui::Begin(title.c_str(), &shown)) (this->*panel.draw)();
       ImGui::End();
     }
@@ -330,7 +330,7 @@ void AppView::draw_menu_bar() {
   if (ImGui::BeginMenu(tr(view::Text::MenuView))) {
     // Greyed: nothing in this trace for the panel (no shared-memory step for the banks, ...).
     for (const PanelSpec& panel : panel_table())
-      ImGui::MenuItem(tr(panel.title), nullptr, &panels.shown(panel), !panel.has_content || panel.has_content(*this));
+      ImGui::MenuItem(panel.title(language), nullptr, &panels.shown(panel), panel.has_content(*this));
     ImGui::Separator();
     ImGui::MenuItem(tr(view::Text::Hex), "H", &hex);
     ImGui::MenuItem(tr(view::Text::Presentation), "F11", &presentation);

@@ -1,6 +1,6 @@
 // The app's state and its panels. One draw_x_panel member per panel, each in
 // a file of its own (lane_panel.cpp, timeline_panel.cpp, ...) and a row of
-// panel_table.cpp; the data they show comes from the core library and the
+// panel_list.h; the data they show comes from the core library and the
 // pure view logic in view/. The state is in three parts: the shown trace and
 // what goes with it, the preferences, and the UI (the frame around the panels,
 // and each panel's own state in panel_state).
@@ -77,19 +77,15 @@ class AppView {
   void handle_keys();              // keyboard.cpp: space, arrows, Home/End, F5, F11, H, L
 
   // --- Panels: the contents of each one's window, one file each ---------------
-  // panel_table.cpp lists them; draw() opens and closes their windows.
-  void draw_lane_panel();      // lane_panel.cpp
-  void draw_timeline_panel();  // timeline_panel.cpp
-  void draw_source_panel();    // source_panel.cpp
-  void draw_history_panel();   // history_panel.cpp
-  void draw_vote_panel();      // vote_panel.cpp
-  void draw_block_panel();     // block_panel.cpp
-  void draw_scenario_panel();  // scenario_panel.cpp
+  // panel_list.h lists them: draw_x_panel in x_panel.cpp (and a floating
+  // panel's place_x_panel, setting its first place and size, beside it);
+  // draw() opens and closes their windows.
+#define WARPVIZ_PANEL(id, draw_member, ...) void draw_member();
+#define WARPVIZ_FLOATING_PANEL(id, draw_member, english, chinese, place_member, ...) \
+  void draw_member();                                                               \
+  void place_member();
+#include "panel_list.h"
   void draw_user_file_section();  // user_file_panel.cpp: the scenario panel's body while a .cu file is open
-  void draw_bank_panel();      // bank_panel.cpp
-  void draw_cost_panel();      // cost_panel.cpp
-  void place_cost_panel();     // cost_panel.cpp: floats over the source panel's place when opened
-  void draw_path_panel();      // path_panel.cpp: divergent paths, shown when the trace has any
   // Around them:
   void draw_menu_bar();        // app_view.cpp
   void draw_presentation();    // presentation.cpp: the op's own view in large type, full window

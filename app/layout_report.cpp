@@ -27,6 +27,12 @@ std::string panel_id(const char* name) {
   return id ? std::string(id + 3) : std::string(name);
 }
 
+// "Lanes###lanes" -> "Lanes": what the title bar shows.
+std::string panel_title(const char* name) {
+  const char* id = std::strstr(name, "###");
+  return id ? std::string(name, id) : std::string(name);
+}
+
 std::string json_string(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {
@@ -87,10 +93,15 @@ bool LayoutReport::write(const std::string& path, std::string* error) const {
                 g.IO.DisplaySize.y, ui_scale);
   out += buf;
 
-  // The app's panels by id (panel_table.cpp), shown or not: what a check may name.
+  // The app's panels by id (panel_table.cpp), shown or not: what a check may
+  // name; and their titles in the frame's language, as the View menu lists them.
+  out += std::string("  \"language\": ") + (language == view::Language::Chinese ? "\"zh\"" : "\"en\"") + ",\n";
   out += "  \"app_panels\": [";
   for (const PanelSpec& panel : panel_table())
     out += std::string(&panel == panel_table().data() ? "" : ", ") + json_string(panel.id);
+  out += "],\n  \"app_panel_titles\": [";
+  for (const PanelSpec& panel : panel_table())
+    out += std::string(&panel == panel_table().data() ? "" : ", ") + json_string(panel.title(language));
   out += "],\n";
 
   // Panels: visible top-level windows (the menu bar counts as one).
@@ -100,7 +111,8 @@ bool LayoutReport::write(const std::string& path, std::string* error) const {
     if (!w->WasActive || w->Hidden || w->ParentWindow || (w->Flags & ImGuiWindowFlags_Tooltip)) continue;
     out += first ? "\n" : ",\n";
     first = false;
-    out += "    {\"id\": " + json_string(panel_id(w->Name)) + ", \"rect\": " +
+    out += "    {\"id\": " + json_string(panel_id(w->Name)) + ", \"title\": " + json_string(panel_title(w->Name)) +
+           ", \"rect\": " +
            json_rect(w->Pos, ImVec2(w->Pos.x + w->Size.x, w->Pos.y + w->Size.y)) +
            ", \"popup\": " + ((w->Flags & ImGuiWindowFlags_Popup) || (w->Flags & ImGuiWindowFlags_Modal) ? "true" : "false") +
            "}";

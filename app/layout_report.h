@@ -1,5 +1,5 @@
-// What a frame put where, for the screenshot tests: the ids of the app's
-// panels (panel_table.h), every shown panel's rectangle,
+// What a frame put where, for the screenshot tests: the ids and titles of the
+// app's panels (panel_table.h), every shown panel's rectangle and title,
 // every run of text (found from the glyphs in ImGui's draw lists, so no panel
 // has to report its text) with its font size and whether a clip rectangle
 // cut it, and the texts a panel names by role ("lane_value", "lane_number",
@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "warpviz/view/strings.h"
+
 namespace warpviz::app {
 
 class LayoutReport {
@@ -19,6 +21,7 @@ class LayoutReport {
   // Off unless a report was asked for: role() costs nothing then.
   bool enabled = false;
   float ui_scale = 1;  // written with the report: the scale the frame was drawn at
+  view::Language language = view::Language::English;  // the frame's: the panels' titles are in it
 
   // A text a panel drew, by what it is; the panel is the current window's.
   void role(const char* role, const std::string& text, ImVec2 min, ImVec2 max, float font_px);

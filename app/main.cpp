@@ -117,8 +117,7 @@ int main(int argc, char** argv) {
     for (auto [panel_id, shown] : app.panels.by_id())
       if (id == panel_id) *shown = known = true;
     if (!known) {
-      std::fprintf(stderr, "warpviz: --panel %s: no such panel (lanes, timeline, source, history, votes, block, "
-                           "scenario, bank, paths, cost)\n", id.c_str());
+      std::fprintf(stderr, "warpviz: --panel %s: no such panel (%s)\n", id.c_str(), panel_ids().c_str());
       return 2;
     }
   }

@@ -39,6 +39,7 @@ int run_screenshot(FrameContext& frame, const std::string& path, const std::stri
     if (i == kWarmupFrames && !report_path.empty()) {
       std::string error;
       layout_report().ui_scale = app.dpi_scale;
+      layout_report().language = app.language;
       if (!layout_report().write(report_path, &error)) {
         std::fprintf(stderr, "warpviz: %s\n", error.c_str());
         return 1;

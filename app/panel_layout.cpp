@@ -152,7 +152,7 @@ void AppView::arrange_empty_panels() {
     for (const PanelSpec& panel : panel_table()) {
       const std::string window = std::string("###") + panel.id;
       if (window == growing || window == empty || !panels.shown(panel.id)) continue;
-      if (panel.has_content && !panel.has_content(*this)) continue;
+      if (!panel.has_content(*this)) continue;
       const std::optional<PanelRect> other = panel_rect(window.c_str());
       if (other && overlap_area(place, *other) > 0.25f * area) return true;
     }

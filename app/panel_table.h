@@ -1,11 +1,13 @@
-// The app's panels, one row each (panel_table.cpp): what the View menu lists,
-// what AppView::draw opens a window for, where the first-use layout puts it,
-// what settings.json keeps of it, and what the layout report knows as a panel.
-// A new panel is its file (a draw_x_panel member of AppView drawing the
-// window's contents) and one row.
+// The app's panels, one row each (built in panel_table.cpp from the rows of
+// panel_list.h): what the View menu lists, what AppView::draw opens a window
+// for, where the first-use layout puts it, what settings.json keeps of it,
+// and what the layout report knows as a panel. A new panel is its file (a
+// draw_x_panel member of AppView drawing the window's contents) and one row
+// of panel_list.h.
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -34,23 +36,29 @@ enum class FirstUseSlot {
 
 struct PanelSpec {
   const char* id;   // the window's "###id" (its identity across languages) and its key in settings.json
-  view::Text title;
+  const char* english;  // the title, in the window's title bar and the View menu
+  const char* chinese;
   // The window's contents: AppView::draw opens the window around it.
   void (AppView::*draw)();
   FirstUseSlot slot;
   bool shown_by_default;
   // Whether the shown trace has anything for the panel; one without is not
-  // drawn and is greyed in View. nullptr: always.
-  bool (*has_content)(const AppView&) = nullptr;
+  // drawn and is greyed in View.
+  bool (*has_content)(const AppView&);
   // The window's size when no layout places it, in UI units (times dpi_scale).
-  float width = 520, height = 400;
+  float width, height;
   // A Floating panel's own first place and size, instead of width x height.
   void (AppView::*place_window)() = nullptr;
+
+  const char* title(view::Language language) const {
+    return language == view::Language::Chinese ? chinese : english;
+  }
 };
 
 // In drawing order: later windows start on top.
 const std::vector<PanelSpec>& panel_table();
 const PanelSpec* find_panel(std::string_view id);  // nullptr for no such panel
+std::string panel_ids();  // "lanes, timeline, ...": every id, in order, for messages
 
 // Which panels are open (View menu, close buttons, --panel, settings.json).
 class PanelVisibility {

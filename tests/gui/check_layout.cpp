@@ -13,6 +13,8 @@
 //   --expect-panel ID            the panel is shown
 //   --reject-panel ID            the panel is not shown (ID must be one of the
 //                                report's app_panels: a misspelt id is a usage error)
+//   --panels-as-listed           the app's panels are app/panel_list.h's rows, in order,
+//                                titled (View menu, shown windows) in the report's language
 //
 // Prints what each check measured; exit 1 when one failed, 2 on a usage or
 // file error.
@@ -27,6 +29,16 @@
 #include <nlohmann/json.hpp>
 
 namespace {
+
+// app/panel_list.h's rows: what the app's table of panels is built from.
+struct ListedPanel {
+  std::string id, english, chinese;
+};
+const ListedPanel kListedPanels[] = {
+#define WARPVIZ_PANEL(id, draw_member, english, chinese, ...) {id, english, chinese},
+#define WARPVIZ_FLOATING_PANEL(id, draw_member, english, chinese, ...) {id, english, chinese},
+#include "panel_list.h"
+};
 
 using nlohmann::json;
 
@@ -63,6 +75,8 @@ struct Report {
   Rect display;
   json panels, texts, roles;
   std::vector<std::string> app_panels;  // every panel the app has, by id
+  std::vector<std::string> app_panel_titles;  // and their titles, in the report's language
+  bool chinese = false;
   std::vector<json> shown_panels() const {  // the panels proper: not popups, not ImGui's fallback window
     std::vector<json> out;
     for (const json& p : panels)
@@ -151,6 +165,33 @@ std::vector<const json*> with_role(const Report& r, const std::string& role) {
   return out;
 }
 
+// The table the app draws, lists in View and reports is panel_list.h's, row
+// for row, and every shown panel's title bar says the row's title.
+void panels_as_listed(const Report& r) {
+  std::vector<std::string> ids, titles;
+  for (const ListedPanel& row : kListedPanels) {
+    ids.push_back(row.id);
+    titles.push_back(r.chinese ? row.chinese : row.english);
+  }
+  auto joined = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const std::string& s : v) out += (out.empty() ? "" : ", ") + s;
+    return out;
+  };
+  verdict(r.app_panels == ids, "app panels [" + joined(r.app_panels) + "] are the list's [" + joined(ids) + "]");
+  verdict(r.app_panel_titles == titles,
+          "their titles [" + joined(r.app_panel_titles) + "] are the list's [" + joined(titles) + "]");
+  size_t titled = 0;
+  for (const json& p : r.shown_panels()) {
+    const std::string id = p["id"].get<std::string>(), title = p["title"].get<std::string>();
+    const auto row = std::find(ids.begin(), ids.end(), id);
+    if (row == ids.end()) continue;  // the menu bar
+    ++titled;
+    verdict(title == titles[size_t(row - ids.begin())], "window " + id + " titled \"" + title + "\"");
+  }
+  verdict(titled > 0, std::to_string(titled) + " listed panels shown");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -163,6 +204,8 @@ int main(int argc, char** argv) {
     r.display = Rect{0, 0, doc["display"][0].get<double>(), doc["display"][1].get<double>()};
     r.panels = doc["panels"], r.texts = doc["texts"], r.roles = doc["roles"];
     r.app_panels = doc["app_panels"].get<std::vector<std::string>>();
+    r.app_panel_titles = doc["app_panel_titles"].get<std::vector<std::string>>();
+    r.chinese = doc["language"].get<std::string>() == "zh";
     std::printf("%s: %.0fx%.0f, scale %.2f, %zu panels, %zu text runs, %zu role texts\n", argv[1], r.display.x1,
                 r.display.y1, doc["ui_scale"].get<double>(), r.panels.size(), r.texts.size(), r.roles.size());
   } catch (const json::exception& e) {
@@ -213,6 +256,8 @@ int main(int argc, char** argv) {
       bool shown = false;
       for (const json& p : r.shown_panels()) shown = shown || p["id"] == id;
       verdict(shown == (a == "--expect-panel"), "panel " + id + (shown ? " shown" : " not shown"));
+    } else if (a == "--panels-as-listed") {
+      panels_as_listed(r);
     } else {
       usage("unknown check " + a);
     }

@@ -23,13 +23,6 @@ constexpr Words kWords[] = {
     {Text::MenuView, "View", "视图"},
     {Text::MenuLanguage, "Language", "语言"},
     {Text::Presentation, "Presentation mode", "演示模式"},
-    {Text::PanelLanes, "Lanes", "Lane 视图"},
-    {Text::PanelTimeline, "Timeline", "时间轴"},
-    {Text::PanelSource, "Source", "源码"},
-    {Text::PanelHistory, "Register history", "寄存器历史"},
-    {Text::PanelVotes, "Votes", "投票"},
-    {Text::PanelBlock, "Block", "线程块"},
-    {Text::PanelScenario, "Scenario", "场景"},
     {Text::Play, "Play", "播放"},
     {Text::Pause, "Pause", "暂停"},
     {Text::StepBack, "Step back", "单步后退"},
@@ -63,7 +56,6 @@ constexpr Words kWords[] = {
     {Text::KeptOwn, "kept own value", "保留自身值"},
     {Text::NoWarpSteps, "This trace has no warp steps: its kernel uses per-lane operations only (see its outputs)",
      "这个 trace 没有 warp 级步骤：它的 kernel 只用了逐 lane 的操作（见输出）"},
-    {Text::PanelBank, "Shared-memory banks", "共享内存 bank"},
     {Text::Wavefront, "wavefront", "个 wavefront"},
     {Text::Wavefronts, "wavefronts", "个 wavefront"},
     {Text::Conflict, "conflict", "次冲突"},
@@ -93,7 +85,6 @@ constexpr Words kWords[] = {
     {Text::StepNumber, "step %zu", "第 %zu 步"},
     {Text::CurrentStep, "Step", "当前步"},
     // The paths panel (divergence): printf formats where they take numbers.
-    {Text::PanelPaths, "Paths", "分支路径"},
     {Text::PathLanes, "lanes by path", "各 lane 走的路径"},
     {Text::PathMask, "mask", "掩码"},
     {Text::PathOrder, "the order the paths ran", "各路径的执行顺序"},
@@ -116,7 +107,6 @@ constexpr Words kWords[] = {
     {Text::FinalReductionRound, "final reduction over warpSums, round %zu/%zu", "对 warpSums 的最终归约，第 %zu/%zu 轮"},
     {Text::WarpSumsWrite, "lane %zu writes warpSums[%zu]", "lane %zu 写入 warpSums[%zu]"},
     {Text::WarpSumsRead, "warp %zu reads warpSums[%zu..%zu]", "warp %zu 读取 warpSums[%zu..%zu]"},
-    {Text::PanelCost, "Cost", "开销"},
 };
 
 constexpr bool in_enum_order() {

@@ -7,20 +7,18 @@ enum class Language { English, Chinese };
 
 enum class Text {
   MenuFile, MenuOpen, MenuSave, MenuView, MenuLanguage, Presentation,
-  PanelLanes, PanelTimeline, PanelSource, PanelHistory, PanelVotes, PanelBlock, PanelScenario,
   Play, Pause, StepBack, StepForward, Start, End, Speed, Round,
   Scenario, Parameters, Input, Run, Backend, EmulatorBadge,
   Ballot, Predicate, Popc, Ffs, Slot, MatchGroups, WarpSums, BlockOutput,
   Undefined, Inactive, OutOfRange, SeedDiffers, NothingToShow, Hex,
   Read, KeptOwn, NoWarpSteps,
-  PanelBank, Wavefront, Wavefronts, Conflict, Conflicts, Broadcasts, PadTile, UnpadTile, NoSharedAccess, BankOfCell, Banks, Padding,
+  Wavefront, Wavefronts, Conflict, Conflicts, Broadcasts, PadTile, UnpadTile, NoSharedAccess, BankOfCell, Banks, Padding,
   Model, Measured, LoadWavefronts, LoadConflicts, StoreWavefronts, StoreConflicts, LatencyCycles,
   ThroughputCycles,
   RoundOf, StepOf, StepOfTotal, StepNumber, CurrentStep,
-  PanelPaths, PathLanes, PathMask, PathOrder, PathForked, PathJoined, PathNoJoin, PathInterleaved,
+  PathLanes, PathMask, PathOrder, PathForked, PathJoined, PathNoJoin, PathInterleaved,
   PathOneAfterAnother, PathSameCode, PathNoStep, PathUnspecifiedOrder, NoDivergence, PathRegions,
   FirstReductionRound, FinalReductionRound, WarpSumsWrite, WarpSumsRead,
-  PanelCost,
   Count  // keep last
 };
 
