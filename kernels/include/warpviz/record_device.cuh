@@ -14,7 +14,10 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <chrono>
 #include <cstdint>
+#include <exception>
+#include <random>
 #include <type_traits>
 
 #include "warpviz/device_recorder.h"
@@ -566,10 +569,24 @@ __device__ inline void save_shared(void* global_dst, const void* shared_src, siz
 
 namespace warpviz {
 // A new tag for every launch: a block's shared-memory step counters outlive
-// it, and a later block (or launch) must not continue an old count.
+// it, and a later block (or launch) must not continue an old count. Shared
+// memory outlives the process too: a tag that counted launches from the same
+// start in every process matched the counters left by the previous process's
+// first launch (warpviz-cli run transpose twice: 0 steps the second time), so
+// each process starts at a random point.
+inline uint32_t process_tag_seed() {
+  uint64_t seed = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
+  try {
+    std::random_device device;
+    seed ^= (uint64_t(device()) << 32) | device();
+  } catch (const std::exception&) {  // no entropy source: the clock alone
+  }
+  return uint32_t(seed ^ (seed >> 32));
+}
 inline uint32_t next_launch_tag() {
+  static const uint32_t seed = process_tag_seed();
   static uint32_t launches = 0;
-  return 0x9e3779b9u * ++launches ^ 0x5bd1e995u;
+  return (seed + 0x9e3779b9u * ++launches) ^ 0x5bd1e995u;
 }
 }  // namespace warpviz
 
