@@ -22,9 +22,24 @@ struct DeviceStep {
   std::vector<uint32_t> rows = std::vector<uint32_t>(kDeviceRowsPerStep * kWarpSize, 0xa5a5a5a5u);
 };
 
+// Whether record_step finds a shuffle's lanes all reading what the rule
+// names (then it writes kSrcByRule instead of the ballots).
+bool source_lanes_by_rule(const TraceStep& s) {
+  if (!op_is_shuffle(s.op)) return false;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const LaneRecord& l = s.lanes[lane];
+    if (!l.active()) continue;
+    const uint32_t b = (s.step_flags & kStepPerLaneOperand) ? l.addr : uint32_t(s.args.b);
+    const rules::ShflSelection rule = rules::shfl_select(s.op, lane, b, s.args.c);
+    if (rule.src != l.src || rule.in_range != l.ok()) return false;
+  }
+  return true;
+}
+
 // What record_step writes for a step whose lanes hold these records: the lanes
-// that ran write their words, the group leader the header.
-DeviceStep as_the_device_writes_it(const TraceStep& s) {
+// that ran write their words, the group leader the header. by_rule: a shuffle
+// the device found following the rule (else its ballots).
+DeviceStep as_the_device_writes_it(const TraceStep& s, bool by_rule) {
   DeviceStep d;
   DeviceStepHeader& h = d.header;
   h.block = s.block;
@@ -42,14 +57,14 @@ DeviceStep as_the_device_writes_it(const TraceStep& s) {
     const LaneRecord& l = s.lanes[lane];
     if (!l.active()) continue;
     h.active |= 1u << lane;
-    if (l.ok()) h.ok |= 1u << lane;
-    if (op_is_shuffle(s.op))
+    if (l.ok() && !by_rule) h.ok |= 1u << lane;
+    if (op_is_shuffle(s.op) && !by_rule)
       for (int bit = 0; bit < 5; ++bit) h.src_bits[bit] |= uint32_t((l.src >> bit) & 1) << lane;
     h.bytes = l.bytes;
     high |= ((l.in | l.out) >> 32) != 0;
   }
   const bool addr = op_is_shared(s.op) || (s.step_flags & kStepPerLaneOperand);
-  h.rows = uint8_t((addr ? kRowsAddr : 0) | (high ? kRowsHigh : 0));
+  h.rows = uint8_t((addr ? kRowsAddr : 0) | (high ? kRowsHigh : 0) | (by_rule ? kSrcByRule : 0));
   for (int lane = 0; lane < kWarpSize; ++lane) {
     const LaneRecord& l = s.lanes[lane];
     if (!l.active()) continue;
@@ -65,43 +80,53 @@ DeviceStep as_the_device_writes_it(const TraceStep& s) {
 }
 
 struct RoundTrip {
-  size_t steps = 0, active_lanes = 0, wide_steps = 0, addr_steps = 0, shuffles = 0;
+  size_t steps = 0, active_lanes = 0, wide_steps = 0, addr_steps = 0, shuffles = 0, by_rule = 0;
   std::vector<std::string> differences;
 };
 
+void round_trip_step(const Trace& t, const TraceStep& original, bool by_rule, RoundTrip& result) {
+  const DeviceStep d = as_the_device_writes_it(original, by_rule);
+  TraceStep decoded;
+  CudaRecording::decode_step(d.header, d.rows.data(), original.seq, decoded);
+  ++result.steps;
+  result.wide_steps += (d.header.rows & kRowsHigh) != 0;
+  result.addr_steps += (d.header.rows & kRowsAddr) != 0;
+  const std::string where = t.meta.scenario + " step " + std::to_string(result.steps - 1) + " (" +
+                            op_name(original.op) + ")";
+  if (decoded.block != original.block || decoded.warp != original.warp || decoded.seq != original.seq ||
+      decoded.line != original.line || decoded.mask != original.mask || decoded.op != original.op ||
+      decoded.dtype != original.dtype || decoded.step_flags != original.step_flags ||
+      decoded.args.b != original.args.b || decoded.args.width != original.args.width ||
+      decoded.args.c != original.args.c)
+    result.differences.push_back(where + ": header fields");
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const LaneRecord& a = decoded.lanes[lane];
+    const LaneRecord& b = original.lanes[lane];
+    result.active_lanes += b.active();
+    if (!b.active()) {
+      if (a.active() || a.in || a.out || a.addr || a.src != -1 || a.flags || a.bytes)
+        result.differences.push_back(where + " lane " + std::to_string(lane) + ": an idle lane is not empty");
+      continue;
+    }
+    if (a.in != b.in || a.out != b.out || a.addr != b.addr || a.src != b.src || a.flags != b.flags ||
+        a.bytes != b.bytes)
+      result.differences.push_back(where + " lane " + std::to_string(lane) + ": in " + std::to_string(a.in) + "/" +
+                                   std::to_string(b.in) + " out " + std::to_string(a.out) + "/" +
+                                   std::to_string(b.out) + " src " + std::to_string(a.src) + "/" +
+                                   std::to_string(b.src) + " flags " + std::to_string(a.flags) + "/" +
+                                   std::to_string(b.flags));
+  }
+}
+
 void round_trip(const Trace& t, RoundTrip& result) {
   for (const TraceStep& original : t.steps) {
-    const DeviceStep d = as_the_device_writes_it(original);
-    TraceStep decoded;
-    CudaRecording::decode_step(d.header, d.rows.data(), original.seq, decoded);
-    ++result.steps;
-    result.wide_steps += (d.header.rows & kRowsHigh) != 0;
-    result.addr_steps += (d.header.rows & kRowsAddr) != 0;
-    result.shuffles += op_is_shuffle(original.op);
-    const std::string where = t.meta.scenario + " step " + std::to_string(result.steps - 1) + " (" +
-                              op_name(original.op) + ")";
-    if (decoded.block != original.block || decoded.warp != original.warp || decoded.seq != original.seq ||
-        decoded.line != original.line || decoded.mask != original.mask || decoded.op != original.op ||
-        decoded.dtype != original.dtype || decoded.step_flags != original.step_flags ||
-        decoded.args.b != original.args.b || decoded.args.width != original.args.width ||
-        decoded.args.c != original.args.c)
-      result.differences.push_back(where + ": header fields");
-    for (int lane = 0; lane < kWarpSize; ++lane) {
-      const LaneRecord& a = decoded.lanes[lane];
-      const LaneRecord& b = original.lanes[lane];
-      result.active_lanes += b.active();
-      if (!b.active()) {
-        if (a.active() || a.in || a.out || a.addr || a.src != -1 || a.flags || a.bytes)
-          result.differences.push_back(where + " lane " + std::to_string(lane) + ": an idle lane is not empty");
-        continue;
-      }
-      if (a.in != b.in || a.out != b.out || a.addr != b.addr || a.src != b.src || a.flags != b.flags ||
-          a.bytes != b.bytes)
-        result.differences.push_back(where + " lane " + std::to_string(lane) + ": in " + std::to_string(a.in) + "/" +
-                                     std::to_string(b.in) + " out " + std::to_string(a.out) + "/" +
-                                     std::to_string(b.out) + " src " + std::to_string(a.src) + "/" +
-                                     std::to_string(b.src) + " flags " + std::to_string(a.flags) + "/" +
-                                     std::to_string(b.flags));
+    // A shuffle both ways: by its ballots, and by the rule when the device would.
+    round_trip_step(t, original, false, result);
+    if (!op_is_shuffle(original.op)) continue;
+    ++result.shuffles;
+    if (source_lanes_by_rule(original)) {
+      ++result.by_rule;
+      round_trip_step(t, original, true, result);
     }
   }
 }
@@ -133,6 +158,7 @@ TEST_CASE("device record: every scenario's steps survive the compact layout bit 
   CHECK(result.wide_steps > 0);  // the 64-bit rows were exercised
   CHECK(result.addr_steps > 0);  // and the address row
   CHECK(result.shuffles > 0);
+  CHECK(result.by_rule > 0);  // shuffles whose source lanes the host computes by the rule
 }
 
 TEST_CASE("device record: a 32-bit step writes 8 bytes a lane, 12 with an address, 64-bit ones 16 or 20",
@@ -151,6 +177,9 @@ TEST_CASE("device record: a header the recorder cannot have written is refused",
   TraceStep s;
   CHECK_THROWS_AS(CudaRecording::decode_step(h, rows.data(), 0, s), CudaError);
   h.op = 0;
-  h.rows = 4;
+  h.rows = 8;
+  CHECK_THROWS_AS(CudaRecording::decode_step(h, rows.data(), 0, s), CudaError);
+  h.op = uint8_t(Op::Ballot);  // the rule names source lanes of shuffles only
+  h.rows = kSrcByRule;
   CHECK_THROWS_AS(CudaRecording::decode_step(h, rows.data(), 0, s), CudaError);
 }

@@ -62,39 +62,6 @@ uint32_t shfl_c_operand(Op op, int width) {
   }
 }
 
-ShflSelection shfl_select(Op op, int lane, uint32_t b, uint32_t c) {
-  const int b5 = static_cast<int>(b & 0x1fu);  // PTX 9.7.9.6: only 5 bits of b
-  const int clamp = static_cast<int>(c & 0x1fu);
-  const int segmask = static_cast<int>((c >> 8) & 0x1fu);
-  const int max_lane = (lane & segmask) | (clamp & ~segmask);
-  const int min_lane = lane & segmask;
-
-  int src = lane;
-  bool in_range = false;
-  switch (op) {
-    case Op::ShflUp:
-      src = lane - b5;
-      in_range = src >= max_lane;  // signed: src may be negative
-      break;
-    case Op::ShflDown:
-      src = lane + b5;
-      in_range = src <= max_lane;
-      break;
-    case Op::ShflXor:
-      src = lane ^ b5;
-      in_range = src <= max_lane;  // only the upper bound: earlier segments are reachable
-      break;
-    case Op::ShflIdx:
-      src = min_lane | (b5 & ~segmask);
-      in_range = src <= max_lane;
-      break;
-    default:
-      break;
-  }
-  if (!in_range) src = lane;  // out of range: the lane keeps its own value
-  return {src, in_range};
-}
-
 void apply_shuffle(TraceStep& step) {
   clear_results(step);
   if (!op_is_shuffle(step.op)) return;

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "warpviz/shfl_select.h"
 #include "warpviz/trace.h"
 
 namespace warpviz::rules {
@@ -19,12 +20,7 @@ namespace warpviz::rules {
 // idx/down/bfly: ((32 - width) << 8) | 0x1f; up: (32 - width) << 8.
 uint32_t shfl_c_operand(Op op, int width);
 
-struct ShflSelection {
-  int src;        // lane read from (the lane itself when out of range)
-  bool in_range;  // PTX predicate p
-};
-// PTX 9.7.9.6 lane selection for `lane`; only the low 5 bits of b are used.
-ShflSelection shfl_select(Op op, int lane, uint32_t b, uint32_t c);
+// shfl_select (shfl_select.h): PTX 9.7.9.6 lane selection.
 
 // Per-op rules. Each reads and writes the step as described above.
 void apply_shuffle(TraceStep& step);    // shfl.idx/up/down/bfly, 32- or 64-bit dtype

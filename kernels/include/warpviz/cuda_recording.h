@@ -169,7 +169,8 @@ class CudaRecording {
   // not write per lane comes from the header (see device_recorder.h), and
   // what the spec leaves undefined is marked by finalize_recorded_step.
   static void decode_step(const DeviceStepHeader& h, const uint32_t* rows, uint32_t seq, TraceStep& s) {
-    if (h.op >= kOpCount || h.rows > (kRowsAddr | kRowsHigh))
+    if (h.op >= kOpCount || h.rows > (kRowsAddr | kRowsHigh | kSrcByRule) ||
+        ((h.rows & kSrcByRule) && !op_is_shuffle(Op(h.op))))
       throw CudaError("the recorder's buffer holds a step it cannot have written (op " + std::to_string(h.op) +
                       ", rows " + std::to_string(h.rows) + ")");
     s.block = h.block;
@@ -193,12 +194,20 @@ class CudaRecording {
       l.out = word(kRowOut) | (high ? uint64_t(word(kRowOutHigh)) << 32 : 0);
       l.addr = (h.rows & kRowsAddr) ? word(kRowAddr) : 0u;
       int src = -1;
-      if (shuffle) {
+      bool ok = (h.ok >> lane) & 1u;
+      if (shuffle && (h.rows & kSrcByRule)) {
+        // The device checked that every lane read what the rule names, with
+        // its own b where b differs by lane (then in the addr row).
+        const uint32_t b = (h.step_flags & kStepPerLaneOperand) ? l.addr : uint32_t(h.b);
+        const rules::ShflSelection rule = rules::shfl_select(s.op, lane, b, h.c);
+        src = rule.src;
+        ok = rule.in_range;
+      } else if (shuffle) {
         src = 0;
         for (int bit = 0; bit < 5; ++bit) src |= int((h.src_bits[bit] >> lane) & 1u) << bit;
       }
       l.src = int8_t(src);
-      l.flags = uint8_t(kLaneActive | (((h.ok >> lane) & 1u) ? kLaneOk : 0));
+      l.flags = uint8_t(kLaneActive | (ok ? kLaneOk : 0));
       l.bytes = h.bytes;
     }
     rules::finalize_recorded_step(s);

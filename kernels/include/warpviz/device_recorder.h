@@ -17,7 +17,9 @@
 // Everything else a LaneRecord holds is the same for the whole step or a bit
 // per lane, and lives in the header: the lanes that ran (active), kLaneOk (a
 // ballot of the op's predicate), the source lane of a shuffle (five ballots of
-// the lane id the hardware shuffled, one per bit) and a shared step's width.
+// the lane id the hardware shuffled, one per bit; or, when the hardware's
+// answer is the rule's in every lane, one flag: kSrcByRule) and a shared
+// step's width.
 // So a lane writes 8 bytes for a 32-bit step, 12 with an address, 16 or 20 for
 // 64-bit values; a step adds one 64-byte header.
 //
@@ -40,6 +42,10 @@ constexpr int kRowIn = 0, kRowOut = 1, kRowAddr = 2, kRowInHigh = 3, kRowOutHigh
 enum DeviceRowFlag : uint8_t {
   kRowsAddr = 1,  // row 2
   kRowsHigh = 2,  // rows 3 and 4
+  // Not a row: a shuffle whose every lane read the lane, with the predicate,
+  // that PTX's lane selection (shfl_select.h) names, as the device checked.
+  // Its src_bits and ok are left 0; the host computes them by the rule.
+  kSrcByRule = 4,
 };
 
 struct alignas(16) DeviceStepHeader {

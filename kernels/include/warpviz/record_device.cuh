@@ -19,8 +19,10 @@
 #include <exception>
 #include <random>
 #include <type_traits>
+#include <vector>
 
 #include "warpviz/device_recorder.h"
+#include "warpviz/shfl_select.h"
 #include "warpviz/watch_value.h"
 
 namespace warpviz {
@@ -157,14 +159,26 @@ __device__ inline void record_step(int64_t slot, const StepFacts& f) {
   // What is one bit per lane travels in the header as ballots of the group:
   // the predicate, and for a shuffle the source lane the hardware reported
   // (0..31 whenever the read is defined; the host marks the others).
-  const unsigned ok = __ballot_sync(group, f.ok);
+  // A shuffle's source lanes and predicates are almost always the rule's:
+  // one vote says so, instead of six ballots on the shuffle unit, which the
+  // recorded warps of a bandwidth-bound kernel all contend for at its end.
+  const bool shuffle = f.op <= Op::ShflXor;  // the shuffles (op_is_shuffle is host code)
+  bool src_by_rule = false;
+  if (shuffle) {
+    const rules::ShflSelection rule = rules::shfl_select(f.op, int(lane), uint32_t(f.b), f.c);
+    src_by_rule = __all_sync(group, rule.src == f.src && rule.in_range == f.ok);
+  }
+  const unsigned ok = src_by_rule ? 0u : __ballot_sync(group, f.ok);
   uint32_t src_bits[5] = {0, 0, 0, 0, 0};
-  if (f.op <= Op::ShflXor)  // the shuffles (op_is_shuffle is host code)
+  if (shuffle && !src_by_rule)
     for (int bit = 0; bit < 5; ++bit) src_bits[bit] = __ballot_sync(group, (f.src >> bit) & 1);
   // The optional rows, the same for the whole group. High words are written
-  // only when some lane has them, so 32-bit values never pay for them.
-  const bool high = __any_sync(group, uint32_t((f.in | f.out) >> 32) != 0u);
-  const uint8_t rows = uint8_t(((f.bytes || !same_b) ? kRowsAddr : 0) | (high ? kRowsHigh : 0));
+  // only when some lane has them, so 32-bit values never pay for them. A
+  // 32-bit value of up to 4 bytes has none (to_bits zero-extends it): no vote.
+  const bool may_be_wide = f.bytes > 4 || !(f.dtype == DType::I32 || f.dtype == DType::U32 || f.dtype == DType::F32);
+  const bool high = may_be_wide && __any_sync(group, uint32_t((f.in | f.out) >> 32) != 0u);
+  const uint8_t rows = uint8_t(((f.bytes || !same_b) ? kRowsAddr : 0) | (high ? kRowsHigh : 0) |
+                               (src_by_rule ? kSrcByRule : 0));
 
   // One 4-byte word per lane and row: the group's words of a row are
   // contiguous, so each store below is a single coalesced write.
@@ -570,10 +584,8 @@ __device__ inline void save_shared(void* global_dst, const void* shared_src, siz
 namespace warpviz {
 // A new tag for every launch: a block's shared-memory step counters outlive
 // it, and a later block (or launch) must not continue an old count. Shared
-// memory outlives the process too: a tag that counted launches from the same
-// start in every process matched the counters left by the previous process's
-// first launch (warpviz-cli run transpose twice: 0 steps the second time), so
-// each process starts at a random point.
+// memory outlives the process too, so each process starts at a random point
+// rather than at the same first tag as the process before it.
 inline uint32_t process_tag_seed() {
   uint64_t seed = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
   try {
@@ -590,12 +602,35 @@ inline uint32_t next_launch_tag() {
 }
 }  // namespace warpviz
 
-// Points this file's kernels at a recorder (or, with enabled = 0, at none).
+// Each .cu file has its own warpviz_recorder (whole-program compilation), and
+// only that file's host code can set it. Host code shared by every file, such
+// as the Session's launch template, would set the wrong one: an instantiation
+// with the same types in two files (transpose_kernel and reduce_sum both take
+// const float*, float*, int) is merged by the linker into one, which set its
+// own file's recorder, and warpviz-cli's transpose recorded 0 steps on the GPU.
+// So every file lists its setter, and a launch sets them all.
+namespace warpviz {
+using RecorderSetter = cudaError_t (*)(const DeviceRecorder&);
+inline std::vector<RecorderSetter>& recorder_setters() {
+  static std::vector<RecorderSetter> setters;  // one per .cu file linked in
+  return setters;
+}
+}  // namespace warpviz
+
+static cudaError_t warpviz_set_this_files_recorder(const warpviz::DeviceRecorder& recorder) {
+  return cudaMemcpyToSymbol(warpviz_recorder, &recorder, sizeof recorder);
+}
+[[maybe_unused]] static const bool warpviz_recorder_setter_listed =
+    (warpviz::recorder_setters().push_back(&warpviz_set_this_files_recorder), true);
+
+// Points every file's kernels at a recorder (or, with enabled = 0, at none).
 // Call it before every launch.
-static inline cudaError_t warpviz_attach_recorder(const warpviz::DeviceRecorder& recorder) {
+inline cudaError_t warpviz_attach_recorder(const warpviz::DeviceRecorder& recorder) {
   warpviz::DeviceRecorder tagged = recorder;
   tagged.launch_tag = warpviz::next_launch_tag();
-  return cudaMemcpyToSymbol(warpviz_recorder, &tagged, sizeof tagged);
+  for (const warpviz::RecorderSetter set : warpviz::recorder_setters())
+    if (const cudaError_t error = set(tagged); error != cudaSuccess) return error;
+  return cudaSuccess;
 }
 
 #include "warpviz/cooperative_groups_rec.h"
