@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "data_dirs.h"
+#include "panel_table.h"
 #include "warpviz/scenario.h"
 #include "warpviz/version.h"
 #include "warpviz/view/strings.h"
@@ -62,6 +63,8 @@ std::unique_ptr<FontBuild> build_fonts(view::FontSizes sizes, const std::string&
 
   ImFontGlyphRangesBuilder ui_words;
   for (int t = 0; t < int(view::Text::Count); ++t) ui_words.AddText(view::tr(view::Text(t), view::Language::Chinese));
+  // Panel titles live in their rows (panel_list.h), not in the strings table.
+  for (const PanelSpec& panel : panel_table()) ui_words.AddText(panel.chinese);
   ui_words.AddText("→←↑↓·×…✓✗");  // marks the panels draw
   // The seed-claim callout quotes the seeds in the large font.
   for (const ScenarioSpec& spec : scenario_specs())

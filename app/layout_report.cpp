@@ -103,6 +103,20 @@ bool LayoutReport::write(const std::string& path, std::string* error) const {
   for (const PanelSpec& panel : panel_table())
     out += std::string(&panel == panel_table().data() ? "" : ", ") + json_string(panel.title(language));
   out += "],\n";
+  // Characters of those titles the body font has no glyph for: drawn as "?"
+  // boxes (a title's words not in the font atlas's list of texts).
+  std::string missing;
+  for (const PanelSpec& panel : panel_table())
+    for (const char* c = panel.title(language); *c;) {
+      unsigned int code = 0;
+      const int length = ImTextCharFromUtf8(&code, c, nullptr);
+      if (length <= 0) break;
+      if (code >= 0x80 && !ImGui::GetFont()->FindGlyphNoFallback(ImWchar(code)) &&
+          missing.find(std::string(c, size_t(length))) == std::string::npos)
+        missing.append(c, size_t(length));
+      c += length;
+    }
+  out += "  \"panel_title_glyphs_missing\": " + json_string(missing.c_str()) + ",\n";
 
   // Panels: visible top-level windows (the menu bar counts as one).
   out += "  \"panels\": [";
