@@ -153,6 +153,12 @@ struct TraceStep {
   LaneRecord lanes[kWarpSize];
 };
 
+}  // namespace warpviz
+
+#include "warpviz/trace_steps.h"  // TraceSteps, which needs TraceStep above
+
+namespace warpviz {
+
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
   // As CUDA's dim3: `Dim3(256)` is 256 x 1 x 1.
@@ -190,7 +196,7 @@ struct TraceMeta {
 
 struct Trace {
   TraceMeta meta;
-  std::vector<TraceStep> steps;     // ordered by block, warp, seq
+  TraceSteps steps;                 // ordered by block, warp, seq; held encoded (trace_steps.h)
   std::vector<TraceOutput> outputs; // the main one is "out"
   bool overflow = false;            // the recorder ran out of room; steps are a prefix
 
