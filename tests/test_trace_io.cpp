@@ -679,7 +679,8 @@ TEST_CASE("binary form: hostile measurement blocks", "[trace][io][binary][errors
 
 TEST_CASE("binary form: a shared step the bank model cannot cost is corrupt", "[trace][io][binary][errors]") {
   Trace t = small_trace();
-  t.steps.modify(1, [&](TraceStep& edited) { edited.lanes[4].bytes = 3; });  // the ld.shared step: not a width any LDS has
+  // the ld.shared step: not a width any LDS has
+  t.steps.modify(1, [&](TraceStep& edited) { edited.lanes[4].bytes = 3; });
   REQUIRE(error_of([&] { from_binary(to_binary(t)); }) ==
           "trace.wvt: corrupt (shared-memory step with mixed access widths (8 and 3 bytes) in "
           "step 1 of 2)");
@@ -1341,7 +1342,7 @@ TEST_CASE("diff_traces: equal traces, a changed lane, counts", "[trace][diff]") 
 TEST_CASE("diff_traces: undefined lanes and metadata", "[trace][diff]") {
   const Trace a = realistic_trace();
   Trace b = a;
-  b.steps.modify(1, [&](TraceStep& edited) { edited.lanes[6].out = 0; });       // undefined lane: any value is acceptable
+  b.steps.modify(1, [&](TraceStep& edited) { edited.lanes[6].out = 0; });  // undefined lane: any value is acceptable
   b.steps.modify(1, [&](TraceStep& edited) { edited.lanes[7].src = 9; });
   REQUIRE(diff_traces(a, b).empty());
   TraceDiffOptions strict;
@@ -1475,7 +1476,8 @@ TEST_CASE("diff_traces: the path each trace ran first is named", "[trace][diff][
 TEST_CASE("diff_traces: a different result on a reordered path is still a difference", "[trace][diff][paths]") {
   const Trace cpu = test::parity_branch_trace("ABAB", "cpu");
   Trace gpu = test::parity_branch_trace("AABB", "cuda");
-  gpu.steps.modify(3, [&](TraceStep& edited) { edited.lanes[3].out ^= 1; });  // path B's shuffle (step 3 here, step 2 on the CPU), lane 3
+  // path B's shuffle (step 3 here, step 2 on the CPU), lane 3
+  gpu.steps.modify(3, [&](TraceStep& edited) { edited.lanes[3].out ^= 1; });
   TraceDiffOptions any_order;
   any_order.paths_in_any_order = true;
   size_t total = 0;
@@ -1504,7 +1506,8 @@ TEST_CASE("compare_traces (GPU tests): another interleaving is equal and said", 
         std::string::npos);
   // A lane's flags on a reordered path are compared with the same path's step.
   Trace flagged = gpu;
-  flagged.steps.modify(1, [&](TraceStep& edited) { edited.lanes[5].flags |= kLaneUndefined; });  // path B's shuffle, lane 5
+  // path B's shuffle, lane 5
+  flagged.steps.modify(1, [&](TraceStep& edited) { edited.lanes[5].flags |= kLaneUndefined; });
   const test::TraceComparison bad = test::compare_traces(flagged, cpu);
   CHECK_FALSE(bad.equal());
   REQUIRE(bad.flags.size() == 1);

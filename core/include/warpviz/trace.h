@@ -2,6 +2,8 @@
 //
 // TraceStep and LaneRecord are plain fixed-size structs so that the GPU recorder
 // (device code, nvcc) and the CPU emulator fill the very same layout.
+// A Trace holds its steps encoded, as a .wvt file does (TraceSteps,
+// trace_steps.h): a TraceStep is what one step decodes to.
 #pragma once
 
 #include <cstddef>
