@@ -203,7 +203,7 @@ void TraceSteps::set(size_t i, const TraceStep& step) {
 void TraceSteps::reserve(size_t steps) {
   offsets_.reserve(offsets_.size() + steps);
   const size_t per_step =
-      offsets_.empty() ? step_encoding::kMinStepBytes : (arena_.size() + offsets_.size() - 1) / offsets_.size();
+      offsets_.empty() ? step_encoding::kMinStepBytes : (encoded_bytes() + offsets_.size() - 1) / offsets_.size();
   reserve_bytes(arena_.size() + steps * per_step);
 }
 

@@ -200,13 +200,11 @@ class TraceSteps {
   void adopt(std::string&& buffer, size_t begin, size_t end, std::vector<uint64_t>&& offsets);
   // What the steps hold in memory: the arena's and the offsets' capacity.
   size_t bytes_in_memory() const { return arena_.capacity() + offsets_.capacity() * sizeof(uint64_t); }
-  // The arena's reserved bytes (for a caller that wants its pages faulted in
-  // ahead of filling them).
-  uint8_t* arena_storage() { return reinterpret_cast<uint8_t*>(arena_.data()); }
-  size_t arena_capacity() const { return arena_.capacity(); }
+  size_t arena_capacity() const { return arena_.capacity(); }  // bytes reserved for steps
 
  private:
   const uint8_t* data() const { return reinterpret_cast<const uint8_t*>(arena_.data()); }
+  uint8_t* arena_storage() { return reinterpret_cast<uint8_t*>(arena_.data()); }
   const uint8_t* bytes(size_t i) const { return data() + offsets_[i]; }
   static uint32_t load_u32(const uint8_t* p) {
     return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
