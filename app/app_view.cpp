@@ -58,16 +58,21 @@ void AppView::show_trace(Trace new_trace, std::string origin) {
   TraceFacts& facts = trace_facts;
   const ScenarioSpec* spec = find_scenario(trace.meta.scenario);
   facts.seed_claims = spec ? check_seed_claims(*spec, trace) : std::vector<SeedClaimResult>{};
-  facts.has_shared = std::any_of(trace.steps.begin(), trace.steps.end(),
-                                 [](const TraceStep& step) { return op_is_shared(step.op); });
+  // Op by op from the steps' headers: a big trace is not decoded for this.
+  const TraceSteps& steps = trace.steps;
+  facts.has_shared = false;
+  bool has_votes = false;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const Op op = steps.op(i);
+    facts.has_shared |= op_is_shared(op);
+    // What the votes panel draws: ballot_view's ops and the matches.
+    has_votes |= op == Op::Ballot || op == Op::Any || op == Op::All || op == Op::MatchAny || op == Op::MatchAll;
+  }
   // The paths panel is about warp ops on divergent paths: a region where only
   // some lanes touch shared memory or record a watch (reduce_sum's
   // `if (lane == 0) warpSums[warp] = v`) is a branch too, but not that lesson.
   // Panels with nothing in this trace give their place to their neighbours
   // (panel_layout.cpp); a trace without steps says so in every panel instead.
-  const bool has_votes = std::any_of(trace.steps.begin(), trace.steps.end(), [](const TraceStep& s) {
-    return view::ballot_view(s).has_value() || s.op == Op::MatchAny || s.op == Op::MatchAll;
-  });
   facts.no_votes = !trace.steps.empty() && !has_votes;
   facts.no_block = !trace.steps.empty() && !scenario_traits(trace.meta.scenario).block_reduction;
   std::vector<DivergentRegion>& regions = facts.divergent_regions;
@@ -75,7 +80,7 @@ void AppView::show_trace(Trace new_trace, std::string origin) {
   regions.erase(std::remove_if(regions.begin(), regions.end(),
                                [&](const DivergentRegion& r) {
                                  for (size_t i = r.begin; i < r.end; ++i) {
-                                   const Op op = trace.steps[i].op;
+                                   const Op op = trace.steps.op(i);
                                    if (!op_is_shared(op) && !op_is_watch(op)) return false;
                                  }
                                  return true;
@@ -241,7 +246,13 @@ void AppView::set_play_order(view::PlayOrderKind kind) {
 
 const TraceStep* AppView::current_step() const {
   if (trace.steps.empty()) return nullptr;
-  return &trace.steps[std::min(playback.step(), trace.steps.size() - 1)];
+  const size_t index = std::min(playback.step(), trace.steps.size() - 1);
+  if (index != current_step_index_ || trace_generation != current_step_generation_) {
+    current_step_ = trace.steps[index];
+    current_step_index_ = index;
+    current_step_generation_ = trace_generation;
+  }
+  return &current_step_;
 }
 
 std::string AppView::badge_text() const {

@@ -142,7 +142,10 @@ class AppView {
   const char* tr(const char* english, const char* chinese) const {
     return language == view::Language::Chinese ? chinese : english;
   }
-  const TraceStep* current_step() const;  // nullptr when the trace has no steps
+  // The step shown, decoded (nullptr when the trace has no steps). The trace
+  // holds its steps encoded (TraceSteps), so this is a copy kept until the
+  // step or the trace changes: the pointer holds until then, within a frame.
+  const TraceStep* current_step() const;
   // The timeline's order (settings.play_order), and a change of it that keeps the step shown.
   view::PlayOrderKind play_order_kind() const;
   void set_play_order(view::PlayOrderKind kind);
@@ -157,6 +160,14 @@ class AppView {
   // saved .cu file): what a panel works out from the trace is kept with the
   // generation it saw and redone when they differ.
   uint64_t trace_generation = 0;
+
+ private:
+  // current_step()'s copy, and which step of which generation it is.
+  mutable TraceStep current_step_;
+  mutable size_t current_step_index_ = SIZE_MAX;
+  mutable uint64_t current_step_generation_ = 0;
+
+ public:
   // Worked out once in show_trace; which panels have something to show.
   struct TraceFacts {
     bool has_shared = false;  // any ld.shared / st.shared step: the bank panel shows

@@ -181,11 +181,11 @@ void draw_final_round(AppView& app, const view::BlockView& bv, const view::Block
                       const FlowLayout& L) {
   for (size_t r = 0; r < bv.final_round.size(); ++r) {
     const size_t index = bv.final_round[r];
-    const TraceStep& s = app.trace.steps[index];
     // "down 16": the op without its "shfl." and the offset, all that differs between rounds.
-    const char* op = op_name(s.op);
-    if (op_is_shuffle(s.op)) op += 5;
-    std::string label = std::string(op) + " " + std::to_string(s.args.b);
+    const Op step_op = app.trace.steps.op(index);
+    const char* op = op_name(step_op);
+    if (op_is_shuffle(step_op)) op += 5;
+    std::string label = std::string(op) + " " + std::to_string(app.trace.steps.args(index).b);
     const bool done = r < progress.final_rounds_done || progress.current_round == int(r);
     ImGui::PushID(1000 + int(r));
     if (box_button("round", L.at(L.x_round, L.round_y(r)), ImVec2(L.round_w, L.row_h),
@@ -274,14 +274,23 @@ void draw_blocks_bar(AppView& app, const BlockCache& cache) {
   if (!hovered) return;
   size_t block = std::min(n - 1, size_t((ImGui::GetIO().MousePos.x - lo.x) / width * n));
   // Steps are ordered by block: the first step of the block is a binary search away.
-  auto it = std::lower_bound(app.trace.steps.begin(), app.trace.steps.end(), block,
-                             [](const TraceStep& s, size_t b) { return s.block < b; });
-  const bool recorded = it != app.trace.steps.end() && it->block == block;
+  const TraceSteps& steps = app.trace.steps;
+  size_t first = 0, count = steps.size();  // lower bound of `block` by the steps' headers
+  while (count > 0) {
+    const size_t half = count / 2;
+    if (steps.block(first + half) < block) {
+      first += half + 1;
+      count -= half + 1;
+    } else {
+      count = half;
+    }
+  }
+  const bool recorded = first < steps.size() && steps.block(first) == block;
   ImGui::BeginTooltip();
   ImGui::Text("block %zu: %s", block, cache.view.all_block_outputs[block].c_str());
   if (!recorded) ImGui::TextDisabled("(not recorded)");
   ImGui::EndTooltip();
-  if (clicked && recorded) jump(app, size_t(it - app.trace.steps.begin()));
+  if (clicked && recorded) jump(app, first);
 }
 
 

@@ -37,8 +37,10 @@ const SourceState& split_source(SourceState& cache, const Trace& trace, uint64_t
   }
   if (cache.lines.size() > 1 && cache.lines.back().empty()) cache.lines.pop_back();  // the final newline
   cache.has_op.assign(cache.lines.size(), false);
-  for (const TraceStep& step : trace.steps)
-    if (step.line >= 1 && step.line <= cache.lines.size()) cache.has_op[step.line - 1] = true;
+  for (size_t i = 0; i < trace.steps.size(); ++i) {
+    const uint32_t line = trace.steps.line(i);
+    if (line >= 1 && line <= cache.lines.size()) cache.has_op[line - 1] = true;
+  }
   return cache;
 }
 
@@ -47,7 +49,7 @@ bool next_step_on_line(const Trace& trace, const view::PlayOrder& order, size_t 
   const size_t n = std::min(trace.steps.size(), order.size());
   for (size_t k = 1; k <= n; ++k) {
     const size_t i = order.step_at((from + k) % n);
-    if (i < trace.steps.size() && trace.steps[i].line == line) {
+    if (i < trace.steps.size() && trace.steps.line(i) == line) {
       *found = i;
       return true;
     }
@@ -78,8 +80,7 @@ void AppView::draw_source_panel() {
   SourceState& state = panel_state.source;
   const SourceState& source = split_source(state, trace, trace_generation);
   const size_t shown = playback.shown_step();
-  const TraceStep* step = shown < trace.steps.size() ? &trace.steps[shown] : nullptr;
-  const int current_line = step ? int(step->line) : 0;
+  const int current_line = shown < trace.steps.size() ? int(trace.steps.line(shown)) : 0;
   ImGui::TextDisabled("%s", trace.meta.source_path.empty() ? "(source)" : trace.meta.source_path.c_str());
   const std::map<int, user::Diagnostic> marks = diagnostics_by_line(user_file.get());
   const ImU32 error_bar = IM_COL32(220, 50, 47, 100);  // red, faint behind the line: apart from the step's orange
@@ -114,7 +115,7 @@ void AppView::draw_source_panel() {
 
   // Follow the step like a debugger: scroll only when its line is off screen
   // (or nearly), and then centre it.
-  if (step && (shown != state.followed_step || trace_generation != state.followed_generation)) {
+  if (shown < trace.steps.size() && (shown != state.followed_step || trace_generation != state.followed_generation)) {
     state.followed_step = shown;
     state.followed_generation = trace_generation;
     const float y = float(current_line - 1) * line_h;

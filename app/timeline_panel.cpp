@@ -70,13 +70,13 @@ void AppView::draw_timeline_panel() {
   ImGui::AlignTextToFramePadding();
   ImGui::Text(tr(view::Text::StepOfTotal), shown_position + 1, count);
   if (shown < trace.steps.size()) {
-    const TraceStep& step = trace.steps[shown];
+    const TraceSteps& steps = trace.steps;
     ImGui::SameLine();
     text_fitted(view::position_label(trace, playback.order(), shown_position, language));
     ImGui::SameLine();
     char where[160];
-    std::snprintf(where, sizeof where, "%s  ·  %s %u  ·  block %u  warp %u", op_name(step.op), tr("line", "行"),
-                  step.line, step.block, step.warp);
+    std::snprintf(where, sizeof where, "%s  ·  %s %u  ·  block %u  warp %u", op_name(steps.op(shown)),
+                  tr("line", "行"), steps.line(shown), steps.block(shown), steps.warp(shown));
     text_fitted(where, true);
   }
 

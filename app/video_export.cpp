@@ -79,7 +79,7 @@ std::vector<bool> watches_resting_with_round(const Trace& trace, const view::Pla
   std::vector<bool> resting(order.size(), false);
   for (size_t p = 0; p < order.size(); ++p) {
     const size_t step = order.step_at(p);
-    if (step < trace.steps.size() && op_is_watch(trace.steps[step].op))
+    if (step < trace.steps.size() && op_is_watch(trace.steps.op(step)))
       resting[p] = view::lane_frame(trace, step, false).landed;
   }
   return resting;

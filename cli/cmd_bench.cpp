@@ -55,9 +55,10 @@ const char* const kLoadUsage =
     "  the bytes the loaded trace holds in memory per lane record.\n"
     "  Goal: >= 100 M lane records/s for .wvt.\n";
 
-// Bytes a trace holds in memory: its steps, outputs and strings.
+// Bytes a trace holds in memory: its steps (the arena and the offsets, as
+// reserved), outputs and strings.
 size_t trace_bytes_in_memory(const Trace& t) {
-  size_t bytes = sizeof(Trace) + t.steps.capacity() * sizeof(TraceStep);
+  size_t bytes = sizeof(Trace) + t.steps.bytes_in_memory();
   for (const TraceOutput& o : t.outputs) bytes += sizeof o + o.name.capacity() + o.bits.capacity() * sizeof(uint64_t);
   bytes += t.meta.source_text.capacity() + t.meta.scenario.capacity() + t.meta.device.capacity();
   for (const auto& [k, v] : t.meta.params) bytes += k.capacity() + v.capacity() + 64;
@@ -91,8 +92,11 @@ bool same_trace_bytes(const Trace& a, const Trace& b) {
     return false;
   for (size_t i = 0; i < a.outputs.size(); ++i)
     if (a.outputs[i].bits != b.outputs[i].bits) return false;
-  // Steps are value-initialised before they are filled, padding included.
-  return a.steps.empty() || std::memcmp(a.steps.data(), b.steps.data(), a.steps.size() * sizeof(TraceStep)) == 0;
+  // The steps as held, encoded: byte for byte.
+  if (a.steps.encoded_bytes() != b.steps.encoded_bytes()) return false;
+  for (size_t i = 0; i < a.steps.size(); ++i)
+    if (a.steps.step_size(i) != b.steps.step_size(i)) return false;
+  return std::memcmp(a.steps.encoded_data(), b.steps.encoded_data(), a.steps.encoded_bytes()) == 0;
 }
 
 int bench_emulator(const Args& args) {
@@ -122,7 +126,7 @@ int bench_emulator(const Args& args) {
   std::vector<Row> rows;
   std::optional<Trace> first_trace;
   emu::LaunchStats stats;
-  size_t steps = 0;
+  size_t steps = 0, step_bytes = 0;
   bool all_same = true;
   for (const unsigned threads : thread_counts) {
     emu::set_emulator_threads(threads);
@@ -134,6 +138,7 @@ int bench_emulator(const Args& args) {
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       best = std::min(best, seconds);
       steps = trace.steps.size();
+      step_bytes = trace.steps.bytes_in_memory();
       if (!first_trace) first_trace = std::move(trace);
       else same = same && same_trace_bytes(*first_trace, trace);
     }
@@ -172,7 +177,7 @@ int bench_emulator(const Args& args) {
     for (uint64_t bits : first_trace->output("out")->bits) total += double(std::bit_cast<float>(uint32_t(bits)));
     std::cout << "  " << stats.threads << " threads, " << stats.warp_ops << " warp ops, " << stats.lane_ops
               << " lane-ops, " << steps << " steps (" << std::fixed << std::setprecision(1)
-              << double(steps * sizeof(TraceStep)) / (1 << 20) << " MiB), sum of outputs " << std::setprecision(0)
+              << double(step_bytes) / (1 << 20) << " MiB), sum of outputs " << std::setprecision(0)
               << total << "\n";
     std::cout << (all_same ? "every thread count gave the first one's trace, byte for byte\n"
                            : "MISMATCH: a thread count gave a different trace\n");
@@ -201,13 +206,14 @@ int bench_load(const Args& args) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const std::string& file : files) {
     std::vector<double> seconds;
-    size_t steps = 0, held = 0;
+    size_t steps = 0, held = 0, encoded = 0;
     for (int r = 0; r < repeat; ++r) {
       const auto start = std::chrono::steady_clock::now();
       const Trace trace = load_trace(file, max_bytes);
       seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       steps = trace.steps.size();
       held = trace_bytes_in_memory(trace);
+      encoded = trace.steps.encoded_bytes();
     }
     const double s = median(seconds);
     const double records = double(steps) * kWarpSize;
@@ -228,8 +234,9 @@ int bench_load(const Args& args) {
               << std::setprecision(1) << records / s / 1e6 << " M lane records/s, " << file_bytes / s / 1e6
               << " MB/s\n"
               << "  in memory: " << std::setprecision(2) << (records ? double(held) / records : 0.0)
-              << " bytes per lane record (a TraceStep is " << sizeof(TraceStep) << " bytes, "
-              << double(sizeof(TraceStep)) / kWarpSize << " per lane)\n";
+              << " bytes per lane record (steps held encoded as in a .wvt: " << std::setprecision(2)
+              << (records ? double(encoded) / records : 0.0) << " per lane record, a 32-bit step "
+              << step_encoding::step_bytes(0) << " bytes)\n";
   }
   if (json) std::cout << rows.dump(1) << "\n";
   return 0;

@@ -62,7 +62,7 @@ inline Trace parity_branch_trace(const std::string& order, const std::string& ba
       t.steps.push_back(taken_b++ == 0 ? shuffle_step(kOddLine, kOddLanes, 3) : ballot_step(kOddLine + 1, kOddLanes, 4));
   }
   t.steps.push_back(ballot_step(kJoinLine, 0xffffffffu, 5));
-  for (size_t i = 0; i < t.steps.size(); ++i) t.steps[i].seq = uint32_t(i);
+  for (size_t i = 0; i < t.steps.size(); ++i) t.steps.modify(i, [&](TraceStep& s) { s.seq = uint32_t(i); });
   t.outputs.push_back(TraceOutput{"out", DType::U32, std::vector<uint64_t>(32, 7)});
   return t;
 }

@@ -217,7 +217,9 @@ TEST_CASE("bank view: stores, other scenarios and steps that are not shared", "[
   CHECK_FALSE(bank_frame(mixed, 7).has_value());
   CHECK(shared_step_near(mixed, 2) == 0);  // the last shared step before
   Trace late = mixed;
-  std::swap(late.steps[0], late.steps[2]);  // shuffle, shuffle, store
+  const TraceStep first = late.steps[0];
+  late.steps.set(0, late.steps[2]);  // shuffle, shuffle, store
+  late.steps.set(2, first);
   CHECK(shared_step_near(late, 0) == 2);    // else the first after
   Trace none;
   none.steps.push_back(shuffle);

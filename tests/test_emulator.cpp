@@ -2,6 +2,7 @@
 // fibers; the tests check convergence, divergence, barriers, partial warps,
 // per-lane operands, error handling, and blocks spread over OS threads.
 #include <algorithm>
+#include <cstring>
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "trace_compare.h"
 #include "warpviz/backends.h"
 #include "warpviz/scenario.h"
 
@@ -346,7 +348,7 @@ TEST_CASE("16-byte shared values move whole; the step records the low 8 bytes", 
     CHECK(out[lane].y == from + 0x100);
     CHECK(out[lane].z == from + 0x200);
     CHECK(out[lane].w == from + 0x300);
-    const LaneRecord& st = t.steps[0].lanes[lane];
+    const LaneRecord st = t.steps[0].lanes[lane];
     CHECK(st.addr == 16 * (31 - lane));
     CHECK(st.bytes == 16);
     CHECK(st.in == (uint64_t(lane + 0x100) << 32 | lane));
@@ -399,22 +401,11 @@ TEST_CASE("lanes reconverge at a shared access after a branch and a loop", "[emu
 
 namespace {
 
-bool same_step(const TraceStep& x, const TraceStep& y) {
-  if (x.block != y.block || x.warp != y.warp || x.seq != y.seq || x.line != y.line || x.mask != y.mask ||
-      x.op != y.op || x.dtype != y.dtype || x.step_flags != y.step_flags || x.args.b != y.args.b ||
-      x.args.width != y.args.width || x.args.c != y.args.c)
-    return false;
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    const LaneRecord &l = x.lanes[lane], &m = y.lanes[lane];
-    if (l.in != m.in || l.out != m.out || l.addr != m.addr || l.src != m.src || l.flags != m.flags ||
-        l.bytes != m.bytes)
-      return false;
-  }
-  return true;
-}
+using test::same_step;
 
-// Field by field, so that a failure names the first field that differs.
-void require_same_steps(const std::vector<TraceStep>& a, const std::vector<TraceStep>& b) {
+// Field by field, so that a failure names the first field that differs; then
+// the encoded steps byte for byte (the trace in memory, as a file holds it).
+void require_same_steps(const TraceSteps& a, const TraceSteps& b) {
   REQUIRE(a.size() == b.size());
   for (size_t i = 0; i < a.size(); ++i) {
     if (same_step(a[i], b[i])) continue;
@@ -441,6 +432,11 @@ void require_same_steps(const std::vector<TraceStep>& a, const std::vector<Trace
       REQUIRE(x.lanes[lane].flags == y.lanes[lane].flags);
       REQUIRE(x.lanes[lane].bytes == y.lanes[lane].bytes);
     }
+  }
+  REQUIRE(a.encoded_bytes() == b.encoded_bytes());
+  for (size_t i = 0; i < a.size(); ++i) {
+    REQUIRE(a.step_size(i) == b.step_size(i));
+    REQUIRE(std::memcmp(a.step_bytes(i), b.step_bytes(i), a.step_size(i)) == 0);
   }
 }
 

@@ -77,8 +77,10 @@ std::vector<int64_t> range(int64_t first, int64_t last) {  // inclusive
 
 // The trace without its watch steps (WARPVIZ_WATCH): the warp ops alone, seq as recorded.
 Trace without_watches(Trace t) {
-  t.steps.erase(std::remove_if(t.steps.begin(), t.steps.end(), [](const TraceStep& s) { return op_is_watch(s.op); }),
-                t.steps.end());
+  TraceSteps kept;
+  for (const TraceStep& s : t.steps)
+    if (!op_is_watch(s.op)) kept.push_back(s);
+  t.steps = std::move(kept);
   return t;
 }
 

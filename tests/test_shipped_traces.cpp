@@ -86,11 +86,11 @@ std::vector<uint32_t> line_map(const std::string& now, const std::string& then) 
 // source by a line diff, so a step must stand on the same source line as then.
 Trace as_shipped_could_hold(Trace cpu, const Trace& shipped, uint32_t shipped_version) {
   if (shipped_version < kTraceBinaryWatchVersion) {
-    std::vector<TraceStep> kept;
+    TraceSteps kept;
     uint32_t seq = 0;
     for (size_t i = 0; i < cpu.steps.size(); ++i) {
-      TraceStep& s = cpu.steps[i];
-      if (i == 0 || s.block != cpu.steps[i - 1].block || s.warp != cpu.steps[i - 1].warp) seq = 0;
+      TraceStep s = cpu.steps[i];
+      if (i == 0 || s.block != cpu.steps.block(i - 1) || s.warp != cpu.steps.warp(i - 1)) seq = 0;
       if (op_is_watch(s.op)) continue;
       s.seq = seq++;
       kept.push_back(s);
@@ -99,7 +99,8 @@ Trace as_shipped_could_hold(Trace cpu, const Trace& shipped, uint32_t shipped_ve
   }
   if (cpu.meta.source_text != shipped.meta.source_text) {
     const std::vector<uint32_t> map = line_map(cpu.meta.source_text, shipped.meta.source_text);
-    for (TraceStep& s : cpu.steps) s.line = s.line < map.size() ? map[s.line] : 0;
+    for (size_t i = 0; i < cpu.steps.size(); ++i)
+      cpu.steps.modify(i, [&](TraceStep& s) { s.line = s.line < map.size() ? map[s.line] : 0; });
   }
   return cpu;
 }

@@ -213,7 +213,8 @@ Trace small_trace() {
     b.lanes[i].bytes = 8;
     b.lanes[i].flags = kLaneActive;
   }
-  t.steps = {a, b};
+  t.steps.push_back(a);
+  t.steps.push_back(b);
   t.outputs = {{"out", DType::I32, {1, 2, 0xffffffff}}};
   return t;
 }
@@ -678,17 +679,20 @@ TEST_CASE("binary form: hostile measurement blocks", "[trace][io][binary][errors
 
 TEST_CASE("binary form: a shared step the bank model cannot cost is corrupt", "[trace][io][binary][errors]") {
   Trace t = small_trace();
-  t.steps[1].lanes[4].bytes = 3;  // the ld.shared step: not a width any LDS has
+  // the ld.shared step: not a width any LDS has
+  t.steps.modify(1, [&](TraceStep& edited) { edited.lanes[4].bytes = 3; });
   REQUIRE(error_of([&] { from_binary(to_binary(t)); }) ==
           "trace.wvt: corrupt (shared-memory step with mixed access widths (8 and 3 bytes) in "
           "step 1 of 2)");
-  for (LaneRecord& l : t.steps[1].lanes) l.bytes = 12;
+  t.steps.modify(1, [](TraceStep& s) {
+    for (LaneRecord& l : s.lanes) l.bytes = 12;
+  });
   REQUIRE(error_of([&] { from_binary(to_binary(t)); }).find("access width 12 bytes") !=
           std::string::npos);
   // Inactive lanes' widths are not part of the access.
   t = small_trace();
-  t.steps[1].lanes[4].bytes = 3;
-  t.steps[1].lanes[4].flags = 0;
+  t.steps.modify(1, [&](TraceStep& edited) { edited.lanes[4].bytes = 3; });
+  t.steps.modify(1, [&](TraceStep& edited) { edited.lanes[4].flags = 0; });
   REQUIRE(from_binary(to_binary(t)).steps[1].lanes[4].bytes == 3);
 }
 
@@ -805,19 +809,19 @@ TEST_CASE("binary form: lane sources, grid and block, and steps' places are chec
   for (int src : {32, 64, 127, -2, -128}) {
     INFO("src " << src);
     t = small_trace();
-    t.steps[0].lanes[3].src = int8_t(src);
+    t.steps.modify(0, [&](TraceStep& edited) { edited.lanes[3].src = int8_t(src); });
     CHECK(read_back(t) == "trace.wvt: corrupt (source lane " + std::to_string(src) +
                               " in step 0 of 2 lane 3 (a lane is -1 to 31))");
   }
   // Legitimate: -1 for none, and a big grid of which one block was recorded.
   t = small_trace();
-  t.steps[1].lanes[0].src = -1;
+  t.steps.modify(1, [&](TraceStep& edited) { edited.lanes[0].src = -1; });
   t.meta.grid = {10'000'000, 1, 1};
-  t.steps[1].block = 9'999'999;
+  t.steps.modify(1, [&](TraceStep& edited) { edited.block = 9'999'999; });
   CHECK(read_back(t) == "(no error)");
   t.meta.grid = {0x7fffffffu, 65535, 65535};
   t.meta.block = {32, 32, 1};
-  t.steps[1].warp = 31;
+  t.steps.modify(1, [&](TraceStep& edited) { edited.warp = 31; });
   CHECK(read_back(t) == "(no error)");
 
   t = small_trace();
@@ -836,10 +840,10 @@ TEST_CASE("binary form: lane sources, grid and block, and steps' places are chec
   t = small_trace();
   t.meta.grid = {2, 1, 1};
   t.meta.block = {64, 1, 1};
-  t.steps[1].block = 2;
+  t.steps.modify(1, [&](TraceStep& edited) { edited.block = 2; });
   CHECK(read_back(t) == "trace.wvt: corrupt (block 2 is outside the grid's 2 blocks in step 1 of 2)");
-  t.steps[1].block = 1;
-  t.steps[1].warp = 2;
+  t.steps.modify(1, [&](TraceStep& edited) { edited.block = 1; });
+  t.steps.modify(1, [&](TraceStep& edited) { edited.warp = 2; });
   CHECK(read_back(t) == "trace.wvt: corrupt (warp 2 is outside the block's 2 warps in step 1 of 2)");
   t.meta.block = {65, 1, 1};  // a third, partial warp
   CHECK(read_back(t) == "(no error)");
@@ -1124,18 +1128,19 @@ TEST_CASE("load_trace: a file big enough for the page-faulting thread reads back
   // faults their pages in from the end back while the read and the parse fill
   // them from the front; what they hold must not change.
   Trace t = realistic_trace();
-  const std::vector<TraceStep> pattern = t.steps;
+  const TraceSteps pattern = t.steps;
   t.steps.clear();
   for (uint32_t i = 0; i < 60000; ++i) {
-    t.steps.push_back(pattern[i % pattern.size()]);
-    t.steps.back().seq = i;
-    t.steps.back().lanes[i % kWarpSize].out = i;  // no two steps alike
+    TraceStep s = pattern[i % pattern.size()];
+    s.seq = i;
+    s.lanes[i % kWarpSize].out = i;  // no two steps alike
+    t.steps.push_back(s);
   }
   const TempDir dir;
   const std::string wvt = dir.file("big.wvt");
   save_trace(t, wvt);
   REQUIRE(std::filesystem::file_size(wvt) > (size_t(16) << 20));
-  REQUIRE(t.steps.size() * sizeof(TraceStep) > (size_t(16) << 20));
+  REQUIRE(t.steps.encoded_bytes() > (size_t(16) << 20));
   const Trace back = load_trace(wvt);
   REQUIRE(back.steps.size() == t.steps.size());
   CHECK(back.steps[59999].lanes[59999 % kWarpSize].out == 59999);
@@ -1288,7 +1293,7 @@ TEST_CASE("diff_traces: equal traces, a changed lane, counts", "[trace][diff]") 
   REQUIRE(diff_traces(a, a).empty());
 
   Trace b = a;
-  b.steps[0].lanes[1].out = f32_bits(99.0f);
+  b.steps.modify(0, [&](TraceStep& edited) { edited.lanes[1].out = f32_bits(99.0f); });
   size_t total = 0;
   auto d = diff_traces(a, b, {}, &total);
   REQUIRE(total == 1);
@@ -1299,15 +1304,15 @@ TEST_CASE("diff_traces: equal traces, a changed lane, counts", "[trace][diff]") 
 
   // Mask results are compared and shown as u32.
   b = a;
-  b.steps[3].lanes[1].out = 0x55555555;
+  b.steps.modify(3, [&](TraceStep& edited) { edited.lanes[1].out = 0x55555555; });
   d = diff_traces(a, b);
   REQUIRE(d.size() == 1);
   REQUIRE(d[0].where == "step 3 (block 0 warp 0 match.any line 11) lane 1 out");
   REQUIRE(d[0].a == "2863311530 (0xaaaaaaaa)");
 
   b = a;
-  b.steps[7].args.width = 16;
-  b.steps[7].lanes[2].src = -1;
+  b.steps.modify(7, [&](TraceStep& edited) { edited.args.width = 16; });
+  b.steps.modify(7, [&](TraceStep& edited) { edited.lanes[2].src = -1; });
   b.outputs[1].bits[1] = 0;
   d = diff_traces(a, b, {}, &total);
   REQUIRE(total == 3);
@@ -1317,14 +1322,16 @@ TEST_CASE("diff_traces: equal traces, a changed lane, counts", "[trace][diff]") 
   REQUIRE(d[2].where == "output \"count\"[1]");
 
   b = a;
-  b.steps.pop_back();
+  b.steps.truncate(b.steps.size() - 1);
   d = diff_traces(a, b);
   REQUIRE(d.size() == 1);
   REQUIRE(d[0].where == "step count");
 
   // Every lane differs, but only max_differences are kept.
   b = a;
-  for (auto& l : b.steps[4].lanes) l.in ^= 1;
+  b.steps.modify(4, [](TraceStep& s) {
+    for (LaneRecord& l : s.lanes) l.in ^= 1;
+  });
   TraceDiffOptions few;
   few.max_differences = 5;
   d = diff_traces(a, b, few, &total);
@@ -1335,8 +1342,8 @@ TEST_CASE("diff_traces: equal traces, a changed lane, counts", "[trace][diff]") 
 TEST_CASE("diff_traces: undefined lanes and metadata", "[trace][diff]") {
   const Trace a = realistic_trace();
   Trace b = a;
-  b.steps[1].lanes[6].out = 0;       // undefined lane: any value is acceptable
-  b.steps[1].lanes[7].src = 9;
+  b.steps.modify(1, [&](TraceStep& edited) { edited.lanes[6].out = 0; });  // undefined lane: any value is acceptable
+  b.steps.modify(1, [&](TraceStep& edited) { edited.lanes[7].src = 9; });
   REQUIRE(diff_traces(a, b).empty());
   TraceDiffOptions strict;
   strict.skip_undefined = false;
@@ -1345,12 +1352,12 @@ TEST_CASE("diff_traces: undefined lanes and metadata", "[trace][diff]") {
   // Undefined in one trace only: the marking differs and is reported; the
   // values are still skipped.
   b = a;
-  b.steps[0].lanes[2].flags |= kLaneUndefined;
-  b.steps[0].lanes[2].out = 7;
+  b.steps.modify(0, [&](TraceStep& edited) { edited.lanes[2].flags |= kLaneUndefined; });
+  b.steps.modify(0, [&](TraceStep& edited) { edited.lanes[2].out = 7; });
   auto d = diff_traces(a, b);
   REQUIRE(d.size() == 1);
   REQUIRE(d[0].where == "step 0 (block 0 warp 0 shfl.down line 4) lane 2 undefined");
-  b.steps[0].lanes[2].flags &= uint8_t(~kLaneActive);
+  b.steps.modify(0, [&](TraceStep& edited) { edited.lanes[2].flags &= uint8_t(~kLaneActive); });
   d = diff_traces(a, b);
   REQUIRE(d.size() == 2);
   REQUIRE(d[0].where == "step 0 (block 0 warp 0 shfl.down line 4) lane 2 active");
@@ -1469,7 +1476,8 @@ TEST_CASE("diff_traces: the path each trace ran first is named", "[trace][diff][
 TEST_CASE("diff_traces: a different result on a reordered path is still a difference", "[trace][diff][paths]") {
   const Trace cpu = test::parity_branch_trace("ABAB", "cpu");
   Trace gpu = test::parity_branch_trace("AABB", "cuda");
-  gpu.steps[3].lanes[3].out ^= 1;  // path B's shuffle (step 3 here, step 2 on the CPU), lane 3
+  // path B's shuffle (step 3 here, step 2 on the CPU), lane 3
+  gpu.steps.modify(3, [&](TraceStep& edited) { edited.lanes[3].out ^= 1; });
   TraceDiffOptions any_order;
   any_order.paths_in_any_order = true;
   size_t total = 0;
@@ -1481,7 +1489,7 @@ TEST_CASE("diff_traces: a different result on a reordered path is still a differ
 
   // Other lanes on a path: not the same paths, so the steps compare in place.
   Trace other = test::parity_branch_trace("AABB", "cuda");
-  other.steps[1].lanes[1].flags = kLaneActive;
+  other.steps.modify(1, [&](TraceStep& edited) { edited.lanes[1].flags = kLaneActive; });
   CHECK_FALSE(pair_steps_by_path(other.steps, cpu.steps));
   CHECK_FALSE(diff_traces(other, cpu, any_order, &total, &orders).empty());
   CHECK(orders.empty());
@@ -1498,7 +1506,8 @@ TEST_CASE("compare_traces (GPU tests): another interleaving is equal and said", 
         std::string::npos);
   // A lane's flags on a reordered path are compared with the same path's step.
   Trace flagged = gpu;
-  flagged.steps[1].lanes[5].flags |= kLaneUndefined;  // path B's shuffle, lane 5
+  // path B's shuffle, lane 5
+  flagged.steps.modify(1, [&](TraceStep& edited) { edited.lanes[5].flags |= kLaneUndefined; });
   const test::TraceComparison bad = test::compare_traces(flagged, cpu);
   CHECK_FALSE(bad.equal());
   REQUIRE(bad.flags.size() == 1);
@@ -1579,10 +1588,11 @@ TEST_CASE("dump_trace: header, step lines, lane table, outputs", "[trace][dump]"
 // lane carries a nonzero "bytes" lost it on write, so the round trip changed it.
 TEST_CASE("JSON form: a per-lane shuffle keeps its lanes' bytes", "[trace][io][json][fuzz]") {
   Trace t = small_trace();
-  TraceStep& s = t.steps[0];
+  TraceStep s = t.steps[0];
   s.step_flags = kStepPerLaneOperand;
   for (int i = 0; i < 32; ++i) s.lanes[i].addr = uint32_t(i ^ 1);
   s.lanes[3].bytes = 3;
+  t.steps.set(0, s);
   const std::string text = trace_to_json(t);
   const Trace back = trace_from_json(text, "t.json");
   require_same_trace(t, back);
@@ -1595,11 +1605,12 @@ TEST_CASE("JSON form: a per-lane shuffle keeps its lanes' bytes", "[trace][io][j
 
 TEST_CASE("binary form reads 1,000,000 lane records quickly", "[.perf][trace][io]") {
   Trace t = realistic_trace();
-  const std::vector<TraceStep> pattern = t.steps;
+  const TraceSteps pattern = t.steps;
   t.steps.clear();
   for (size_t i = 0; i < 31250; ++i) {
-    t.steps.push_back(pattern[i % pattern.size()]);
-    t.steps.back().seq = uint32_t(i);
+    TraceStep s = pattern[i % pattern.size()];
+    s.seq = uint32_t(i);
+    t.steps.push_back(s);
   }
   const TempDir dir;
   const std::string path = dir.file("big.wvt");
@@ -1645,7 +1656,7 @@ Trace trace_with_watches() {
   t.steps.push_back(watch_step(3, "partial", DType::F64, 0x55555555u, [](int lane) { return f64_bits(lane / 3.0); }));
   t.steps.push_back(watch_step(4, "sum + a[lane-1]", DType::I32, 0x0000ffffu,
                                [](int lane) { return uint64_t(uint32_t(-lane)); }));
-  for (size_t i = 2; i < t.steps.size(); ++i) t.steps[i].warp = 0;
+  for (size_t i = 2; i < t.steps.size(); ++i) t.steps.modify(i, [](TraceStep& s) { s.warp = 0; });
   return t;
 }
 
@@ -1740,18 +1751,18 @@ TEST_CASE("binary form: a watch step in an older file, or without a name, is cor
         "trace.wvt: corrupt (a watch step in a format version 2 file (watch steps came with 3) in step 2 of 5)");
   // Without the watches the same bytes are a fine version 2 file.
   Trace plain = t;
-  plain.steps.resize(2);
+  plain.steps.truncate(2);
   std::string plain_v2 = to_binary(plain);
   plain_v2[8] = 2;
   reseal(plain_v2);
   require_same_trace(plain, from_binary(plain_v2));
 
   Trace nameless = t;
-  nameless.steps[3].args = OpArgs{};
+  nameless.steps.modify(3, [&](TraceStep& edited) { edited.args = OpArgs{}; });
   CHECK(error_of([&] { from_binary(to_binary(nameless)); }) ==
         "trace.wvt: corrupt (a watch step whose args hold no variable name in step 3 of 5)");
   Trace unprintable = t;
-  unprintable.steps[3].args = watch_name_args("a\nb", 3);
+  unprintable.steps.modify(3, [&](TraceStep& edited) { edited.args = watch_name_args("a\nb", 3); });
   CHECK(error_of([&] { from_binary(to_binary(unprintable)); }).find("no variable name") != std::string::npos);
 }
 
@@ -1986,11 +1997,12 @@ TEST_CASE("binary form: on a big file the checksum, checked beside the parse, st
           "[trace][io][binary][errors]") {
   // Over 1 MiB, where the checksum runs on a thread of its own.
   Trace t = realistic_trace();
-  const std::vector<TraceStep> pattern = t.steps;
+  const TraceSteps pattern = t.steps;
   t.steps.clear();
   for (uint32_t i = 0; i < 4000; ++i) {
-    t.steps.push_back(pattern[i % pattern.size()]);
-    t.steps.back().seq = i;
+    TraceStep s = pattern[i % pattern.size()];
+    s.seq = i;
+    t.steps.push_back(s);
   }
   // Last, a step of the plainest layout (32-bit values, no memory): 40 + 32 x 10 bytes.
   t.steps.push_back(make_step(4000, Op::ShflIdx, DType::I32, 1, 0xffffffffu));

@@ -215,15 +215,15 @@ TEST_CASE("a user file watches its variables with WARPVIZ_WATCH, no include", "[
   REQUIRE(run.ok());
   REQUIRE(run.launches.size() == 1);
   const Trace& t = run.launches[0];
-  std::vector<const TraceStep*> watches;
+  std::vector<TraceStep> watches;
   for (const TraceStep& s : t.steps)
-    if (s.op == Op::Watch) watches.push_back(&s);
+    if (s.op == Op::Watch) watches.push_back(s);
   // v five times, then half, twice (in the branch), odd and phase.
   REQUIRE(watches.size() == 9);
   CHECK(t.steps.size() == 14);  // and the five shuffles
   const int32_t v0[] = {16, 48, 112, 240, 496};
   for (size_t k = 0; k < 5; ++k) {
-    const TraceStep& w = *watches[k];
+    const TraceStep& w = watches[k];
     CHECK(watch_name(w.args) == "v");
     CHECK(w.dtype == DType::I32);
     CHECK(w.line == 8);  // the user's line
@@ -231,13 +231,13 @@ TEST_CASE("a user file watches its variables with WARPVIZ_WATCH, no include", "[
     CHECK(as_i32(w.lanes[0].out) == v0[k]);
     CHECK(w.lanes[0].in == w.lanes[0].out);
   }
-  const TraceStep& half = *watches[5];
+  const TraceStep& half = watches[5];
   CHECK(watch_name(half.args) == "half");
   CHECK(half.dtype == DType::F32);
   CHECK(half.line == 11);
   CHECK(half.lanes[0].out == 0x43780000u);  // 248.0f
   // Inside the branch only the lanes that took it: every fourth.
-  const TraceStep& twice = *watches[6];
+  const TraceStep& twice = watches[6];
   CHECK(watch_name(twice.args) == "twice");
   CHECK(twice.dtype == DType::F64);
   CHECK(twice.mask == 0x11111111u);
@@ -245,12 +245,12 @@ TEST_CASE("a user file watches its variables with WARPVIZ_WATCH, no include", "[
   CHECK_FALSE(twice.lanes[1].active());
   CHECK(twice.lanes[4].active());
   // After the branch the warp is together again: one step of all 32 lanes.
-  const TraceStep& odd = *watches[7];
+  const TraceStep& odd = watches[7];
   CHECK(watch_name(odd.args) == "odd");
   CHECK(odd.dtype == DType::U32);  // a bool, as C++ promotes it
   CHECK(odd.mask == 0xffffffffu);
   for (int lane = 0; lane < 32; ++lane) CHECK(odd.lanes[lane].out == uint64_t(lane % 2));
-  const TraceStep& phase = *watches[8];
+  const TraceStep& phase = watches[8];
   CHECK(watch_name(phase.args) == "phase");
   CHECK(phase.dtype == DType::U32);  // an enum of unsigned char: its underlying type, promoted
   CHECK(phase.lanes[9].out == 2u);

@@ -66,7 +66,7 @@ user::FileRequest request_for(const fs::path& file) {
 Trace launch_of(const std::string& kernel, size_t steps) {
   Trace t;
   t.meta.params["kernel"] = kernel;
-  t.steps.resize(steps);
+  for (size_t i = 0; i < steps; ++i) t.steps.push_back(TraceStep{});
   return t;
 }
 

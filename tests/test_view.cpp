@@ -43,11 +43,11 @@ Trace run(const std::string& scenario, std::vector<std::pair<std::string, std::s
 // trace from before the kernels watched `val`, for tests about the ops alone
 // (the watch steps' own place is tested beside them).
 Trace without_watches(Trace t) {
-  std::vector<TraceStep> kept;
+  TraceSteps kept;
   uint32_t seq = 0;
   for (size_t i = 0; i < t.steps.size(); ++i) {
     TraceStep s = t.steps[i];
-    if (i == 0 || s.block != t.steps[i - 1].block || s.warp != t.steps[i - 1].warp) seq = 0;
+    if (i == 0 || s.block != t.steps.block(i - 1) || s.warp != t.steps.warp(i - 1)) seq = 0;
     if (op_is_watch(s.op)) continue;
     s.seq = seq++;
     kept.push_back(s);
@@ -1081,9 +1081,9 @@ TEST_CASE("block view fills in as the steps play", "[block][playorder]") {
   // A trace recorded before the kernels recorded warpSums: a slot shows when
   // its warp's lane 0 has the sum.
   Trace old = t;
-  old.steps.erase(std::remove_if(old.steps.begin(), old.steps.end(),
-                                 [](const TraceStep& s) { return op_is_shared(s.op) || op_is_watch(s.op); }),
-                  old.steps.end());
+  old.steps.clear();
+  for (const TraceStep& s : t.steps)
+    if (!op_is_shared(s.op) && !op_is_watch(s.op)) old.steps.push_back(s);
   const BlockView ob = block_view(old, 0);
   REQUIRE(ob.warps.size() == 8);
   CHECK(ob.load_step == view::kNoStep);
@@ -1508,8 +1508,10 @@ TEST_CASE("path view: one path run to its end first, and the same code in two gr
   CHECK(v->join_line == test::kJoinLine);
   CHECK_FALSE(v->same_code);
   // Both paths at the same lines: a function each path calls, or a group's tiles.
-  for (TraceStep& s : gpu.steps)
-    if (s.line == test::kOddLine || s.line == test::kOddLine + 1) s.line -= test::kOddLine - test::kEvenLine;
+  for (size_t i = 0; i < gpu.steps.size(); ++i)
+    gpu.steps.modify(i, [](TraceStep& s) {
+      if (s.line == test::kOddLine || s.line == test::kOddLine + 1) s.line -= test::kOddLine - test::kEvenLine;
+    });
   regions = divergent_regions(gpu.steps);
   CHECK(path_view(gpu.steps, regions, 1)->same_code);
 }
@@ -1521,7 +1523,7 @@ TEST_CASE("path view: a converged trace has none, a path without join says so", 
   for (size_t i = 0; i < sum.steps.size(); ++i) CHECK_FALSE(path_view(sum.steps, none, i));
 
   Trace open = test::parity_branch_trace("ABAB", "cpu");
-  open.steps.pop_back();  // no join recorded
+  open.steps.truncate(open.steps.size() - 1);  // no join recorded
   const auto regions = divergent_regions(open.steps);
   const auto v = path_view(open.steps, regions, 4);
   REQUIRE(v);

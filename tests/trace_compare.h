@@ -23,6 +23,21 @@ namespace warpviz::test {
 
 constexpr uint8_t kComparedLaneFlags = kLaneActive | kLaneUndefined;
 
+// Two steps equal in every stored field (the reserved bytes are not stored).
+inline bool same_step(const TraceStep& x, const TraceStep& y) {
+  if (x.block != y.block || x.warp != y.warp || x.seq != y.seq || x.line != y.line || x.mask != y.mask ||
+      x.op != y.op || x.dtype != y.dtype || x.step_flags != y.step_flags || x.args.b != y.args.b ||
+      x.args.width != y.args.width || x.args.c != y.args.c)
+    return false;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const LaneRecord &l = x.lanes[lane], &m = y.lanes[lane];
+    if (l.in != m.in || l.out != m.out || l.addr != m.addr || l.src != m.src || l.flags != m.flags ||
+        l.bytes != m.bytes)
+      return false;
+  }
+  return true;
+}
+
 inline std::string lane_flag_names(uint8_t flags) {
   std::string s = (flags & kLaneActive) ? "active" : "inactive";
   if (flags & kLaneUndefined) s += "+undefined";
@@ -118,8 +133,8 @@ inline TraceComparison compare_traces(const Trace& a, const Trace& b, size_t max
   c.lane_records = c.steps * kWarpSize;
   for (const auto& [i, j] : pairs)
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      const LaneRecord& la = a.steps[i].lanes[lane];
-      const LaneRecord& lb = b.steps[j].lanes[lane];
+      const LaneRecord la = a.steps[i].lanes[lane];
+      const LaneRecord lb = b.steps[j].lanes[lane];
       c.active_lanes += la.active() || lb.active();
       c.undefined_lanes += la.undefined() || lb.undefined();
     }

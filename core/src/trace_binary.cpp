@@ -91,39 +91,21 @@ constexpr char kMagic[8] = {'W', 'A', 'R', 'P', 'V', 'I', 'Z', 'T'};
 constexpr size_t kHeaderBytes = 8 + 4 + 8;
 constexpr size_t kChecksumBytes = 8;
 
-// Step layout bits.
-constexpr uint8_t kWideValues = 1;  // lane in/out stored as 8 bytes
-constexpr uint8_t kMemory = 2;      // lanes carry addr and bytes
-constexpr uint8_t kKnownLayoutBits = kWideValues | kMemory;
-constexpr uint8_t kKnownLaneFlags = kLaneActive | kLaneOk | kLaneUndefined;
-
-constexpr size_t kStepHeaderBytes = 5 * 4 + 3 + 8 + 4 + 4 + 1;
-constexpr size_t kMinLaneBytes = 4 + 4 + 1 + 1;
-constexpr size_t kMinStepBytes = kStepHeaderBytes + kWarpSize * kMinLaneBytes;
-
-size_t lane_bytes(uint8_t layout) {
-  return ((layout & kWideValues) ? 16 : 8) + 2 + ((layout & kMemory) ? 5 : 0);
-}
+// A step is stored as TraceSteps holds it in memory (trace_steps.h, the one
+// encoder and decoder); the reader validates each step's bytes and keeps them.
+using step_encoding::kKnownLaneFlags;
+using step_encoding::kKnownLayoutBits;
+using step_encoding::kMinStepBytes;
+using step_encoding::kMemory;
+using step_encoding::kWideValues;
+constexpr size_t kStepHeaderBytes = step_encoding::kHeaderBytes;
 
 // ---- byte helpers -----------------------------------------------------------
-// Byte-wise shifts; GCC merges them into single loads/stores on little-endian hosts.
-
-inline void store_u32(uint8_t* p, uint32_t v) {
-  p[0] = uint8_t(v);
-  p[1] = uint8_t(v >> 8);
-  p[2] = uint8_t(v >> 16);
-  p[3] = uint8_t(v >> 24);
-}
-inline void store_u64(uint8_t* p, uint64_t v) {
-  store_u32(p, uint32_t(v));
-  store_u32(p + 4, uint32_t(v >> 32));
-}
-inline uint32_t load_u32(const uint8_t* p) {
-  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
-}
-inline uint64_t load_u64(const uint8_t* p) {
-  return uint64_t(load_u32(p)) | uint64_t(load_u32(p + 4)) << 32;
-}
+// Little-endian stores and loads: trace_io_internal.h.
+using detail::load_u32;
+using detail::load_u64;
+using detail::store_u32;
+using detail::store_u64;
 
 // The checksum of versions 1 to 3.
 uint64_t fnv1a64(const uint8_t* p, size_t n) {
@@ -140,7 +122,7 @@ uint64_t body_checksum(uint32_t version, const uint8_t* p, size_t n) {
   return version >= kTraceBinaryXxh3Version ? XXH3_64bits(p, n) : fnv1a64(p, n);
 }
 
-bool fits_u32(uint64_t v) { return (v >> 32) == 0; }
+using detail::fits_u32;
 
 // ---- writer -----------------------------------------------------------------
 
@@ -217,57 +199,10 @@ void write_outputs(ByteWriter& w, const Trace& t) {
   }
 }
 
-uint8_t step_layout(const TraceStep& s) {
-  uint8_t layout = op_is_shared(s.op) ? kMemory : 0;
-  for (const LaneRecord& l : s.lanes) {
-    if (!fits_u32(l.in) || !fits_u32(l.out)) layout |= kWideValues;
-    if (l.addr != 0 || l.bytes != 0) layout |= kMemory;
-  }
-  return layout;
-}
-
-void write_step(ByteWriter& w, const TraceStep& s) {
-  const uint8_t layout = step_layout(s);
-  uint8_t* p = w.grow(kStepHeaderBytes + kWarpSize * lane_bytes(layout));
-  store_u32(p + 0, s.block);
-  store_u32(p + 4, s.warp);
-  store_u32(p + 8, s.seq);
-  store_u32(p + 12, s.line);
-  store_u32(p + 16, s.mask);
-  p[20] = uint8_t(s.op);
-  p[21] = uint8_t(s.dtype);
-  p[22] = layout;
-  store_u64(p + 23, uint64_t(s.args.b));
-  store_u32(p + 31, uint32_t(s.args.width));
-  store_u32(p + 35, s.args.c);
-  p[39] = s.step_flags;
-  p += kStepHeaderBytes;
-  const bool wide = layout & kWideValues, memory = layout & kMemory;
-  for (const LaneRecord& l : s.lanes) {
-    if (wide) {
-      store_u64(p, l.in);
-      store_u64(p + 8, l.out);
-      p += 16;
-    } else {
-      store_u32(p, uint32_t(l.in));
-      store_u32(p + 4, uint32_t(l.out));
-      p += 8;
-    }
-    p[0] = uint8_t(l.src);
-    p[1] = l.flags & kKnownLaneFlags;
-    p += 2;
-    if (memory) {
-      store_u32(p, l.addr);
-      p[4] = l.bytes;
-      p += 5;
-    }
-  }
-}
-
 }  // namespace
 
 std::vector<uint8_t> detail::trace_binary_bytes(const Trace& trace) {
-  size_t estimate = 4096 + trace.meta.source_text.size() + trace.steps.size() * 1000;
+  size_t estimate = 4096 + trace.meta.source_text.size() + trace.steps.encoded_bytes();
   for (const auto& o : trace.outputs) estimate += o.bits.size() * 8;
   ByteWriter w(estimate);
 
@@ -278,7 +213,10 @@ std::vector<uint8_t> detail::trace_binary_bytes(const Trace& trace) {
   write_meta(w, trace);
   write_outputs(w, trace);
   w.u64(trace.steps.size());
-  for (const TraceStep& s : trace.steps) write_step(w, s);
+  // The steps are held in the file's encoding, back to back: their bytes go
+  // out as they are.
+  if (!trace.steps.empty())
+    std::memcpy(w.grow(trace.steps.encoded_bytes()), trace.steps.encoded_data(), trace.steps.encoded_bytes());
 
   std::vector<uint8_t>& bytes = w.bytes();
   store_u64(bytes.data() + size_at, bytes.size() + kChecksumBytes);
@@ -420,80 +358,64 @@ void read_outputs(ByteReader& r, Trace& t) {
   }
 }
 
-// The 32 lanes of a step of one layout, without a branch per field; false
-// when a lane's src or flags are out of range (the caller finds which).
-// A lane's in, out (8 bytes each when wide, else 4), src and flags; returns
-// where its remaining fields start. Both the fast lane loop and the one that
-// names a bad field decode through it.
-template <bool kWide>
-const uint8_t* read_lane_values(const uint8_t* p, LaneRecord& l) {
-  if constexpr (kWide) {
-    l.in = load_u64(p);
-    l.out = load_u64(p + 8);
-    p += 16;
-  } else {
-    l.in = load_u32(p);
-    l.out = load_u32(p + 4);
-    p += 8;
-  }
-  l.src = int8_t(p[0]);
-  l.flags = p[1];
-  return p + 2;
-}
-
-template <bool kWide, bool kWithMemory>
-bool read_lanes(const uint8_t* p, LaneRecord* lanes) {
+// Whether every lane's src and flags bytes of a step's lanes (at p, of one
+// layout) are in range, without decoding the lanes.
+template <size_t kLaneBytes, size_t kSrcAt>
+bool lanes_valid(const uint8_t* p) {
   bool bad = false;
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    LaneRecord& l = lanes[lane];
-    p = read_lane_values<kWide>(p, l);
-    bad |= !detail::valid_src_lane(l.src) | ((l.flags & ~kKnownLaneFlags) != 0);
-    if constexpr (kWithMemory) {
-      l.addr = load_u32(p);
-      l.bytes = p[4];
-      p += 5;
-    }
-  }
+  for (int lane = 0; lane < kWarpSize; ++lane, p += kLaneBytes)
+    bad |= !detail::valid_src_lane(int8_t(p[kSrcAt])) | ((p[kSrcAt + 1] & ~kKnownLaneFlags) != 0);
   return !bad;
 }
 
-void read_steps(ByteReader& r, Trace& t, uint32_t version) {
+bool lanes_valid(uint8_t layout, const uint8_t* p) {
+  using step_encoding::lane_bytes;
+  using step_encoding::lane_src_at;
+  switch (layout) {
+    case 0: return lanes_valid<lane_bytes(0), lane_src_at(0)>(p);
+    case kWideValues: return lanes_valid<lane_bytes(kWideValues), lane_src_at(kWideValues)>(p);
+    case kMemory: return lanes_valid<lane_bytes(kMemory), lane_src_at(kMemory)>(p);
+    default: return lanes_valid<lane_bytes(kKnownLayoutBits), lane_src_at(kKnownLayoutBits)>(p);
+  }
+}
+
+// Where the steps lie in the file's bytes, for TraceSteps::adopt.
+struct StepsFound {
+  size_t begin = 0, end = 0;
+  std::vector<uint64_t> offsets;
+};
+
+// Each step's bytes are validated where they lie in the file and then kept as
+// they are (TraceSteps holds the same encoding, and adopts the file's bytes):
+// no decode, no re-encode, no copy. A step is decoded only where a check needs
+// its lanes (shared-memory steps, and a bad lane, to name its field).
+void read_steps(ByteReader& r, Trace& t, uint32_t version, StepsFound& found) {
   r.set_part("the step count");
   const uint64_t count = r.u64();
   r.check_count(count, kMinStepBytes, "step count");
   // Reserve only for steps whose bytes are actually present (truncated files).
-  t.steps.reserve(size_t(std::min<uint64_t>(count, r.available() / kMinStepBytes)));
-  detail::advise_huge_pages(t.steps.data(), t.steps.capacity() * sizeof(TraceStep));
-  // The steps' fresh pages are faulted in beside the parse (PageFaulter).
-  const detail::PageFaulter faulter(t.steps.data(), t.steps.capacity() * sizeof(TraceStep));
+  found.offsets.reserve(size_t(std::min<uint64_t>(count, r.available() / kMinStepBytes)));
+  found.begin = r.pos();
   const std::string of = " of " + std::to_string(count);
+  TraceStep s;  // the header of each step; its lanes only where decoded
   for (uint64_t i = 0; i < count; ++i) {
     if (r.available() < kMinStepBytes) {
       r.set_part("step " + std::to_string(i) + of);
       throw CutOff{r.part()};
     }
-    // The fixed part is known to be present; parse it without per-field checks.
+    // The fixed part is known to be present; check it without per-field reads.
+    found.offsets.push_back(r.pos());
     const uint8_t* h = r.take(kStepHeaderBytes);
-    TraceStep& s = t.steps.emplace_back();
-    s.block = load_u32(h + 0);
-    s.warp = load_u32(h + 4);
-    s.seq = load_u32(h + 8);
-    s.line = load_u32(h + 12);
-    s.mask = load_u32(h + 16);
-    const uint8_t op = h[20], dtype = h[21], layout = h[22];
+    const uint8_t op = h[step_encoding::kOpAt], dtype = h[step_encoding::kDTypeAt],
+                  layout = h[step_encoding::kLayoutAt], step_flags = h[step_encoding::kStepFlagsAt];
     const auto where = [&] { return "step " + std::to_string(i) + of; };
     if (op >= kOpCount) r.corrupt("unknown op " + std::to_string(op) + " in " + where());
     if (dtype >= kDTypeCount) r.corrupt("unknown dtype " + std::to_string(dtype) + " in " + where());
     if (layout & ~kKnownLayoutBits)
       r.corrupt("unknown lane layout " + std::to_string(layout) + " in " + where());
-    s.op = Op(op);
-    s.dtype = DType(dtype);
-    s.args.b = int64_t(load_u64(h + 23));
-    s.args.width = int32_t(load_u32(h + 31));
-    s.args.c = load_u32(h + 35);
-    if (h[39] & ~(kStepPerLaneOperand | kStepRawOperandC))
-      r.corrupt("unknown step flags " + std::to_string(h[39]) + " in " + where());
-    s.step_flags = h[39];
+    if (step_flags & ~step_encoding::kKnownStepFlags)
+      r.corrupt("unknown step flags " + std::to_string(step_flags) + " in " + where());
+    step_encoding::decode_header(h, s);
     if (op_is_watch(s.op)) {
       if (version < kTraceBinaryWatchVersion)
         r.corrupt("a watch step in a format version " + std::to_string(version) + " file (watch steps came with " +
@@ -502,32 +424,20 @@ void read_steps(ByteReader& r, Trace& t, uint32_t version) {
         r.corrupt("a watch step whose args hold no variable name in " + where());
     }
 
-    const size_t lanes_size = kWarpSize * lane_bytes(layout);
+    const size_t lanes_size = kWarpSize * step_encoding::lane_bytes(layout);
     if (r.available() < lanes_size) {
       r.set_part(where());
       throw CutOff{r.part()};
     }
     const uint8_t* p = r.take(lanes_size);
-    const bool wide = layout & kWideValues, memory = layout & kMemory;
-    bool lanes_ok = false;
-    switch (layout) {
-      case 0: lanes_ok = read_lanes<false, false>(p, s.lanes); break;
-      case kWideValues: lanes_ok = read_lanes<true, false>(p, s.lanes); break;
-      case kMemory: lanes_ok = read_lanes<false, true>(p, s.lanes); break;
-      default: lanes_ok = read_lanes<true, true>(p, s.lanes); break;
-    }
-    // A bad lane: read them again one by one, to name the first bad field.
+    const bool lanes_ok = lanes_valid(layout, p);
+    if (!lanes_ok || op_is_shared(s.op)) step_encoding::decode(h, s);
+    // A bad lane: name the first bad field.
     for (int lane = 0; !lanes_ok && lane < kWarpSize; ++lane) {
-      LaneRecord& l = s.lanes[lane];
-      p = wide ? read_lane_values<true>(p, l) : read_lane_values<false>(p, l);
+      const LaneRecord& l = s.lanes[lane];
       if (!detail::valid_src_lane(l.src))
         r.corrupt("source lane " + std::to_string(l.src) + " in " + where() + " lane " +
                   std::to_string(lane) + " (a lane is -1 to 31)");
-      if (memory) {
-        l.addr = load_u32(p);
-        l.bytes = p[4];
-        p += 5;
-      }
       if (l.flags & ~kKnownLaneFlags)
         r.corrupt("unknown lane flags " + std::to_string(l.flags) + " in " + where() +
                   " lane " + std::to_string(lane));
@@ -542,12 +452,13 @@ void read_steps(ByteReader& r, Trace& t, uint32_t version) {
     const detail::StepPlaceProblem place = detail::step_place_problem(s, t.meta.grid, t.meta.block);
     if (place.field) r.corrupt(std::string(place.field) + " " + place.why + " in " + where());
   }
+  found.end = r.pos();
 }
 
-void read_body(ByteReader& r, Trace& t, uint32_t version) {
+void read_body(ByteReader& r, Trace& t, uint32_t version, StepsFound& steps) {
   read_meta(r, t, version);
   read_outputs(r, t);
-  read_steps(r, t, version);
+  read_steps(r, t, version, steps);
 }
 
 // The stream's bytes, at most max_bytes of them; more is an error naming the
@@ -610,12 +521,12 @@ class ChecksumCheck {
 }  // namespace
 
 Trace read_trace_binary(std::istream& in, const std::string& name_for_errors, uint64_t max_bytes) {
-  const std::string bytes = slurp(in, name_for_errors, max_bytes);
-  return detail::read_trace_binary_bytes(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(),
-                                         name_for_errors);
+  return detail::read_trace_binary_bytes(slurp(in, name_for_errors, max_bytes), name_for_errors);
 }
 
-Trace detail::read_trace_binary_bytes(const uint8_t* data, size_t size, const std::string& name) {
+Trace detail::read_trace_binary_bytes(std::string&& bytes, const std::string& name) {
+  const uint8_t* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  const size_t size = bytes.size();
   if (size == 0) throw TraceFileError(name + ": empty file (not a warpviz trace)");
   if (std::memcmp(data, kMagic, std::min<size_t>(size, 8)) != 0)
     throw TraceFileError(name + ": not a warpviz trace (bad magic bytes)");
@@ -645,8 +556,9 @@ Trace detail::read_trace_binary_bytes(const uint8_t* data, size_t size, const st
   const auto mismatch = [&] { return TraceFileError(name + ": corrupt (checksum mismatch)"); };
   Trace trace;
   ByteReader r(data, kHeaderBytes, body_end, declared_body_end, name);
+  StepsFound steps;
   try {
-    read_body(r, trace, version);
+    read_body(r, trace, version, steps);
   } catch (const CutOff& cut) {
     if (!checksum.matches()) throw mismatch();
     if (truncated) throw TraceFileError(name + ": truncated (" + cut.what + " is cut off)");
@@ -675,6 +587,7 @@ Trace detail::read_trace_binary_bytes(const uint8_t* data, size_t size, const st
   }
   // Everything parsed, so only (part of) the checksum is missing.
   if (truncated) throw TraceFileError(name + ": truncated (the checksum is cut off)");
+  trace.steps.adopt(std::move(bytes), steps.begin, steps.end, std::move(steps.offsets));
   return trace;
 }
 

@@ -198,11 +198,11 @@ std::vector<PathInterleaving> find_interleavings(const Trace& a, const Trace& b,
     p.a_end = ra.end;
     for (const DivergentPath& path : ra.paths) {
       p.path_lanes.push_back(path.lanes);
-      p.path_lines.push_back(a.steps[path.steps.front()].line);
+      p.path_lines.push_back(a.steps.line(path.steps.front()));
     }
     p.a_order = ra.path_of;
     p.b_order = rb->path_of;
-    if (ra.join != kNoStep) p.join_line = a.steps[ra.join].line;
+    if (ra.join != kNoStep) p.join_line = a.steps.line(ra.join);
     found.push_back(std::move(p));
   }
   return found;

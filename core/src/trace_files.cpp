@@ -192,7 +192,7 @@ Trace load_trace(const std::string& path, uint64_t max_bytes) {
   if (form == Form::Undecided) form = sniff(data, true);
 
   if (form == Form::Binary)
-    return detail::read_trace_binary_bytes(reinterpret_cast<const uint8_t*>(data.data()), data.size(), name);
+    return detail::read_trace_binary_bytes(std::move(data), name);
   if (form != Form::Json)
     throw TraceFileError(name + ": not a warpviz trace (neither the binary nor the JSON form)");
   size_t first = data.compare(0, 3, kUtf8Bom) == 0 ? 3 : 0;

@@ -13,11 +13,31 @@
 
 namespace warpviz::detail {
 
+// Little-endian stores and loads of the binary form, byte by byte (no
+// struct dumps, so nothing depends on the host's byte order); GCC merges the
+// shifts into single loads and stores on little-endian hosts.
+inline void store_u32(uint8_t* p, uint32_t v) {
+  p[0] = uint8_t(v);
+  p[1] = uint8_t(v >> 8);
+  p[2] = uint8_t(v >> 16);
+  p[3] = uint8_t(v >> 24);
+}
+inline void store_u64(uint8_t* p, uint64_t v) {
+  store_u32(p, uint32_t(v));
+  store_u32(p + 4, uint32_t(v >> 32));
+}
+inline uint32_t load_u32(const uint8_t* p) {
+  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+inline uint64_t load_u64(const uint8_t* p) { return uint64_t(load_u32(p)) | uint64_t(load_u32(p + 4)) << 32; }
+inline bool fits_u32(uint64_t v) { return (v >> 32) == 0; }
+
 // The binary form in memory (write_trace_binary writes exactly these bytes).
 std::vector<uint8_t> trace_binary_bytes(const Trace& trace);
 // Parses the binary form from bytes already read (load_trace reads once, sniffs,
-// then parses without a second read).
-Trace read_trace_binary_bytes(const uint8_t* data, size_t size, const std::string& name);
+// then parses without a second read). The trace's steps keep the bytes
+// (TraceSteps::adopt): its steps are not copied out of them.
+Trace read_trace_binary_bytes(std::string&& bytes, const std::string& name);
 
 // The two JSON readers behind trace_from_json (trace_json.cpp): the fast one
 // fills steps from SAX events and gives up (nullopt) wherever it is unsure;

@@ -533,7 +533,7 @@ void read_document(const JsonReader& r, const Json& j, const std::string& name, 
   const JsonPath steps_path = root / "steps";
   r.array(j, steps_path);  // present, and an array (its steps are already read)
   for (size_t i = 0; i < t.steps.size(); ++i) {
-    if (op_is_watch(t.steps[i].op) && version < kTraceJsonWatchVersion)
+    if (op_is_watch(t.steps.op(i)) && version < kTraceJsonWatchVersion)
       r.fail(steps_path[i] / "op", "a watch step in a format version " + std::to_string(version) +
                                        " file (watch steps came with " + std::to_string(kTraceJsonWatchVersion) + ")");
     const detail::StepPlaceProblem place = detail::step_place_problem(t.steps[i], t.meta.grid, t.meta.block);
@@ -598,8 +598,9 @@ class StepStreamer {
         r_.fail(steps[t_.steps.size()],
                 "too large for a step (more than " + std::to_string(kMaxStepEvents) + " JSON values)");
       if (depth == 2 && event == E::object_end) {
-        const size_t index = t_.steps.size();  // before emplace_back adds one
-        read_step(r_, parsed, steps[index], t_.steps.emplace_back());
+        TraceStep step;
+        read_step(r_, parsed, steps[t_.steps.size()], step);
+        t_.steps.push_back(step);
         step_events_ = 0;
         return false;  // drop it from the document
       }
@@ -942,7 +943,8 @@ class FastJsonReader final : public nlohmann::json_sax<Json> {
   bool finish_step() {
     constexpr uint32_t kAll = (1u << kStepKeys) - 1;
     if (step_seen_ != kAll || lane_count_ != kWarpSize || !args_.is_object()) return give_up();
-    TraceStep& s = t_.steps.emplace_back();
+    TraceStep& s = step_read_;
+    s = TraceStep{};
     bool ok = step_[int(Key::Block)].u32(s.block) && step_[int(Key::Warp)].u32(s.warp) &&
               step_[int(Key::Seq)].u32(s.seq) && step_[int(Key::Line)].u32(s.line) &&
               step_[int(Key::Op)].kind == RawValue::Kind::Str && parse_op(step_[int(Key::Op)].str, &s.op);
@@ -996,6 +998,7 @@ class FastJsonReader final : public nlohmann::json_sax<Json> {
         return give_up();
       }
     }
+    t_.steps.push_back(s);
     return true;
   }
 
@@ -1016,6 +1019,7 @@ class FastJsonReader final : public nlohmann::json_sax<Json> {
   Json args_;
   LaneValues lanes_[kWarpSize];
   int lane_count_ = 0;
+  TraceStep step_read_;  // the step being read, appended when whole
 };
 
 }  // namespace
@@ -1029,7 +1033,7 @@ std::optional<Trace> detail::read_trace_json_fast(const std::string& text, const
   if (reader.gave_up() || !parsed) return std::nullopt;
   read_document(JsonReader(name), reader.document(), name, t);
   // The reservation guessed from the text's size: give back what it overshot.
-  if (t.steps.capacity() - t.steps.size() > t.steps.size() / 8) t.steps.shrink_to_fit();
+  if (t.steps.arena_capacity() - t.steps.encoded_bytes() > t.steps.encoded_bytes() / 8) t.steps.shrink_to_fit();
   return t;
 }
 

@@ -14,14 +14,14 @@ uint32_t step_lanes(const TraceStep& step) {
   return lanes;
 }
 
-std::vector<WarpStepRange> warp_step_ranges(const std::vector<TraceStep>& steps) {
+std::vector<WarpStepRange> warp_step_ranges(const TraceSteps& steps) {
   std::vector<WarpStepRange> ranges;
   for (size_t i = 0; i < steps.size(); ++i) {
-    const TraceStep& s = steps[i];
-    if (ranges.empty() || ranges.back().block != s.block || ranges.back().warp != s.warp)
-      ranges.push_back(WarpStepRange{s.block, s.warp, i, i, 0});
+    const uint32_t block = steps.block(i), warp = steps.warp(i);
+    if (ranges.empty() || ranges.back().block != block || ranges.back().warp != warp)
+      ranges.push_back(WarpStepRange{block, warp, i, i, 0});
     ranges.back().end = i + 1;
-    ranges.back().lanes |= step_lanes(s);
+    ranges.back().lanes |= steps.active_lanes(i);
   }
   return ranges;
 }
@@ -35,7 +35,7 @@ bool path_before(uint32_t a, uint32_t b) {
   return la != lb ? la < lb : a < b;
 }
 
-DivergentRegion make_region(const std::vector<TraceStep>& steps, const WarpStepRange& warp, size_t begin,
+DivergentRegion make_region(const TraceSteps& steps, const WarpStepRange& warp, size_t begin,
                             size_t end) {
   DivergentRegion r;
   r.block = warp.block;
@@ -46,14 +46,14 @@ DivergentRegion make_region(const std::vector<TraceStep>& steps, const WarpStepR
   r.fork = begin > warp.begin ? begin - 1 : kNoStep;
   r.join = end < warp.end ? end : kNoStep;
   for (size_t i = begin; i < end; ++i) {
-    const uint32_t lanes = step_lanes(steps[i]);
+    const uint32_t lanes = steps.active_lanes(i);
     if (std::none_of(r.paths.begin(), r.paths.end(), [&](const DivergentPath& p) { return p.lanes == lanes; }))
       r.paths.push_back(DivergentPath{lanes, {}});
   }
   std::sort(r.paths.begin(), r.paths.end(),
             [](const DivergentPath& a, const DivergentPath& b) { return path_before(a.lanes, b.lanes); });
   for (size_t i = begin; i < end; ++i) {
-    const uint32_t lanes = step_lanes(steps[i]);
+    const uint32_t lanes = steps.active_lanes(i);
     const auto it = std::find_if(r.paths.begin(), r.paths.end(), [&](const DivergentPath& p) { return p.lanes == lanes; });
     it->steps.push_back(i);
     r.path_of.push_back(uint32_t(it - r.paths.begin()));
@@ -63,12 +63,12 @@ DivergentRegion make_region(const std::vector<TraceStep>& steps, const WarpStepR
 
 }  // namespace
 
-std::vector<DivergentRegion> divergent_regions(const std::vector<TraceStep>& steps) {
+std::vector<DivergentRegion> divergent_regions(const TraceSteps& steps) {
   std::vector<DivergentRegion> regions;
   for (const WarpStepRange& warp : warp_step_ranges(steps)) {
     size_t begin = kNoStep;  // the first step of the region being read
     for (size_t i = warp.begin; i < warp.end; ++i) {
-      const bool converged = step_lanes(steps[i]) == warp.lanes;
+      const bool converged = steps.active_lanes(i) == warp.lanes;
       if (!converged && begin == kNoStep) begin = i;
       if (converged && begin != kNoStep) {
         regions.push_back(make_region(steps, warp, begin, i));
@@ -93,7 +93,7 @@ const DivergentRegion* region_of_step(const std::vector<DivergentRegion>& region
 namespace {
 
 // The trace's steps, each region path by path: a permutation of 0..n-1.
-std::vector<size_t> order_by_path(const std::vector<TraceStep>& steps) {
+std::vector<size_t> order_by_path(const TraceSteps& steps) {
   std::vector<size_t> order(steps.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   for (const DivergentRegion& r : divergent_regions(steps)) {
@@ -106,18 +106,17 @@ std::vector<size_t> order_by_path(const std::vector<TraceStep>& steps) {
 
 }  // namespace
 
-std::optional<std::vector<std::pair<size_t, size_t>>> pair_steps_by_path(const std::vector<TraceStep>& a,
-                                                                          const std::vector<TraceStep>& b) {
+std::optional<std::vector<std::pair<size_t, size_t>>> pair_steps_by_path(const TraceSteps& a,
+                                                                          const TraceSteps& b) {
   if (a.size() != b.size()) return std::nullopt;
   const std::vector<size_t> in_a = order_by_path(a), in_b = order_by_path(b);
   std::vector<std::pair<size_t, size_t>> pairs;
   pairs.reserve(a.size());
   for (size_t k = 0; k < a.size(); ++k) {
-    const TraceStep& sa = a[in_a[k]];
-    const TraceStep& sb = b[in_b[k]];
+    const size_t ia = in_a[k], ib = in_b[k];
     // The same step of the same path: anything else, and the paths differ.
-    if (sa.block != sb.block || sa.warp != sb.warp || sa.op != sb.op || sa.line != sb.line ||
-        step_lanes(sa) != step_lanes(sb))
+    if (a.block(ia) != b.block(ib) || a.warp(ia) != b.warp(ib) || a.op(ia) != b.op(ib) || a.line(ia) != b.line(ib) ||
+        a.active_lanes(ia) != b.active_lanes(ib))
       return std::nullopt;
     pairs.emplace_back(in_a[k], in_b[k]);
   }

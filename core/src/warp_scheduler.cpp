@@ -51,19 +51,34 @@ namespace warpviz::emu {
 
 namespace {
 
-// Room for `more` steps, and when it must grow, for `expected` in all. A big
-// trace grows into a buffer of huge pages: filling hundreds of MB page by page
+// Room in a trace for `more` steps of `more_bytes` encoded bytes, and when it
+// must grow, for `expected` steps in all. A big trace grows into a buffer of
+// huge pages (TraceSteps::reserve_bytes): filling hundreds of MB page by page
 // costs a fault per 4 KiB (slow on a VM); and each time it doubles, the kernel
 // zeroes and the copy fills the whole new buffer, so a launch that can guess
 // its size grows once.
-void make_room(std::vector<TraceStep>& steps, size_t more, size_t expected = 0) {
-  const size_t need = steps.size() + more;
-  if (need <= steps.capacity()) return;
-  std::vector<TraceStep> bigger;
-  bigger.reserve(std::max({need, steps.capacity() * 2, expected}));
-  detail::advise_huge_pages(bigger.data(), bigger.capacity() * sizeof(TraceStep));
-  bigger.insert(bigger.end(), steps.begin(), steps.end());
-  steps.swap(bigger);
+void make_room(TraceSteps& steps, size_t more, size_t more_bytes, size_t expected) {
+  const size_t need = steps.size() + more, need_bytes = steps.encoded_bytes() + more_bytes;
+  if (need <= steps.capacity() && need_bytes <= steps.arena_capacity()) return;
+  const size_t target = std::max({need, steps.size() * 2, expected});
+  const size_t per_step = need_bytes / std::max<size_t>(need, 1) + 1;
+  steps.reserve(target - steps.size());
+  steps.reserve_bytes(std::max({need_bytes, steps.arena_capacity() * 2, target * per_step}));
+}
+
+// A trace lists a block's steps warp by warp; (warp, seq) is unique in a block.
+bool step_order(const TraceStep& a, const TraceStep& b) {
+  return a.warp != b.warp ? a.warp < b.warp : a.seq < b.seq;
+}
+
+// Appends a block's steps, sorted into step_order, to the trace: encoded
+// first into `encoded` (reused), so that the trace grows by their exact size.
+void append_steps(TraceSteps& steps, std::vector<TraceStep>& block_steps, TraceSteps& encoded, size_t expected) {
+  std::stable_sort(block_steps.begin(), block_steps.end(), step_order);
+  encoded.clear();
+  for (const TraceStep& s : block_steps) encoded.push_back(s);
+  make_room(steps, encoded.size(), encoded.encoded_bytes(), expected);
+  steps.append(encoded);
 }
 
 }  // namespace
@@ -188,7 +203,8 @@ class BlockRun {
 
   // Runs one block, appending its recorded steps to `steps` in completion
   // order until `room` of them are there; returns whether any were dropped
-  // for want of room. The caller sorts them. Rethrows what a thread threw.
+  // for want of room. The caller sorts them and adds them to the trace
+  // (encoded: TraceSteps). Rethrows what a thread threw.
   bool run(Dim3 block_idx, uint32_t block_linear, std::vector<TraceStep>& steps, size_t room);
 
  private:
@@ -206,7 +222,6 @@ class BlockRun {
  public:
   std::string describe_waits() const;
   bool dropped() const { return dropped_; }
-  void expect_steps(size_t steps) { expected_steps_ = steps; }
 
  private:
 
@@ -216,7 +231,6 @@ class BlockRun {
   LaunchStats& stats_;
   std::vector<TraceStep>* steps_ = nullptr;  // where this block's steps go
   size_t steps_end_ = 0;                     // steps_ may grow to this size
-  size_t expected_steps_ = 0;                // a guess at steps_'s final size
   bool dropped_ = false;
   ctx::pooled_fixedsize_stack stacks_;
   std::vector<EmuThread> threads_;
@@ -373,10 +387,8 @@ void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
   stats_.lane_ops += uint64_t(std::popcount(group.lanes));
 
   if (filter_.wants(block_linear_, warp)) {
-    if (steps_->size() < steps_end_) {
-      make_room(*steps_, 1, expected_steps_);
+    if (steps_->size() < steps_end_)
       steps_->push_back(step);
-    }
     else
       dropped_ = true;
   }
@@ -576,11 +588,6 @@ size_t expected_steps(size_t first, size_t now, uint64_t blocks_done, uint64_t b
   return guess >= double(limit) ? limit : size_t(guess);
 }
 
-// A trace lists a block's steps warp by warp; (warp, seq) is unique in a block.
-bool step_order(const TraceStep& a, const TraceStep& b) {
-  return a.warp != b.warp ? a.warp < b.warp : a.seq < b.seq;
-}
-
 Dim3 block_index(const Dim3& grid, uint64_t linear) {
   return Dim3{uint32_t(linear % grid.x), uint32_t(linear / grid.x % grid.y),
               uint32_t(linear / (uint64_t(grid.x) * grid.y))};
@@ -593,28 +600,31 @@ void add_stats(LaunchStats& total, const LaunchStats& part) {
   total.context_switches += part.context_switches;
 }
 
-// One block after another on the calling thread: each block's steps go
-// straight into the trace and are sorted there.
+// One block after another on the calling thread: each block's steps are
+// sorted and then go into the trace.
 LaunchStats run_blocks_in_order(Dim3 grid, Dim3 block, const std::function<void()>& body,
                                 const RecordFilter& filter, Trace& trace) {
   LaunchStats stats;
   BlockRun run(grid, block, body, filter, stats);
   const uint64_t blocks = grid.count();
   const size_t launch_first = trace.steps.size();
+  std::vector<TraceStep> block_steps;  // reused block after block
+  TraceSteps block_encoded;
   for (uint64_t linear = 0; linear < blocks; ++linear) {
     const size_t first_step = trace.steps.size();
-    run.expect_steps(expected_steps(launch_first, first_step, linear, blocks, filter.max_steps));
+    const size_t expected = expected_steps(launch_first, first_step, linear, blocks, filter.max_steps);
     const size_t room = filter.max_steps > first_step ? filter.max_steps - first_step : 0;
+    block_steps.clear();
     bool dropped = false;
     try {
-      dropped = run.run(block_index(grid, linear), uint32_t(linear), trace.steps, room);
+      dropped = run.run(block_index(grid, linear), uint32_t(linear), block_steps, room);
     } catch (...) {
       if (run.dropped()) trace.overflow = true;
-      std::stable_sort(trace.steps.begin() + first_step, trace.steps.end(), step_order);
+      append_steps(trace.steps, block_steps, block_encoded, expected);
       throw;
     }
     if (dropped) trace.overflow = true;
-    std::stable_sort(trace.steps.begin() + first_step, trace.steps.end(), step_order);
+    append_steps(trace.steps, block_steps, block_encoded, expected);
   }
   return stats;
 }
@@ -660,6 +670,7 @@ class ParallelLaunch {
   struct BlockSteps {
     std::vector<TraceStep> steps;   // completion order
     std::vector<uint32_t> order;    // indices into steps, sorted by step_order
+    TraceSteps encoded;             // steps in `order`, encoded here rather than under the join's lock
     bool dropped = false;
     std::exception_ptr error;
   };
@@ -689,6 +700,7 @@ class ParallelLaunch {
         for (uint32_t i = 0; i < done.order.size(); ++i) done.order[i] = i;
         std::sort(done.order.begin(), done.order.end(),
                   [&](uint32_t a, uint32_t b) { return step_order(done.steps[a], done.steps[b]); });
+        for (uint32_t i : done.order) done.encoded.push_back(done.steps[i]);
         if (done.error) stop_ = true;
         deliver(linear, std::move(done));
       }
@@ -711,6 +723,7 @@ class ParallelLaunch {
       if (spare_.size() < kMaxSpare) {
         it->second.steps.clear();
         it->second.order.clear();
+        it->second.encoded.clear();
         spare_.push_back(std::move(it->second));
       }
       waiting_.erase(it);
@@ -724,21 +737,28 @@ class ParallelLaunch {
     if (!spare_.empty()) {
       done.steps = std::move(spare_.back().steps);
       done.order = std::move(spare_.back().order);
+      done.encoded = std::move(spare_.back().encoded);
       spare_.pop_back();
     }
     return done;
   }
 
   void join(BlockSteps& done) {
-    std::vector<TraceStep>& steps = trace_.steps;
+    TraceSteps& steps = trace_.steps;
     const size_t room = filter_.max_steps > steps.size() ? filter_.max_steps - steps.size() : 0;
     const size_t keep = std::min(room, done.steps.size());
     if (done.dropped || keep < done.steps.size()) trace_.overflow = true;
-    make_room(steps, keep, expected_steps(first_, steps.size() + keep, joined_ + 1, blocks_, filter_.max_steps));
+    make_room(steps, keep, done.encoded.encoded_bytes(),
+              expected_steps(first_, steps.size() + keep, joined_ + 1, blocks_, filter_.max_steps));
     // The kept steps are the first `keep` to complete; the sorted order
-    // filtered to them is their sorted order.
-    for (uint32_t i : done.order)
-      if (i < keep) steps.push_back(done.steps[i]);
+    // filtered to them is their sorted order. The same steps encode to the
+    // same bytes, so this is the one-thread trace byte for byte.
+    if (keep == done.steps.size()) {
+      steps.append(done.encoded);
+    } else {
+      for (uint32_t i : done.order)
+        if (i < keep) steps.push_back(done.steps[i]);
+    }
     if (done.error) error_ = done.error;
   }
 

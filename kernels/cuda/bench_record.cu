@@ -260,8 +260,8 @@ bool run_workload(const Workload& w, const std::vector<float>& host_input, const
   const DeviceTraceBytes& full_bytes = written[2];
   out << std::fixed << std::setprecision(1) << "  device record   " << full_bytes.per_step() << " bytes per step ("
       << sizeof(DeviceStepHeader) << "-byte header + " << full_bytes.per_lane() << " bytes per lane that ran it), "
-      << full_bytes.steps << " steps in full capture (the trace in memory: " << sizeof(LaneRecord)
-      << " bytes per lane)\n";
+      << full_bytes.steps << " steps in full capture (the trace in memory: "
+      << double(step_encoding::step_bytes(0)) / kWarpSize << " bytes per lane of a 32-bit step, encoded)\n";
 
   const double sampled_ratio = median_of(modes[1].times_ms) / base_ms;
   const double full_ms = median_of(modes[2].times_ms);

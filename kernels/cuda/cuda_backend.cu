@@ -22,11 +22,11 @@ namespace {
 // ncu) gets no figures. A pattern the timing kernels cannot run is reported and
 // the recording kept; a failing CUDA call fails the run.
 void measure_bank_scenario(Trace& trace) {
-  const TraceStep* access = nullptr;
+  size_t access = 0;  // the shared step's index
   size_t shared_steps = 0;
-  for (const TraceStep& step : trace.steps)
-    if (op_is_shared(step.op)) {
-      access = &step;
+  for (size_t i = 0; i < trace.steps.size(); ++i)
+    if (op_is_shared(trace.steps.op(i))) {
+      access = i;
       ++shared_steps;
     }
   if (shared_steps == 0) return;
@@ -36,7 +36,7 @@ void measure_bank_scenario(Trace& trace) {
     return;
   }
   try {
-    const BankCost cost = measure_bank_cost(shared_access_of(*access));
+    const BankCost cost = measure_bank_cost(shared_access_of(trace.steps[access]));
     trace.meta.measurements["latency_cycles"] = cost.latency_cycles;
     trace.meta.measurements["throughput_cycles"] = cost.throughput_cycles;
     trace.meta.measurements["throughput_ns"] = cost.throughput_ns_per_access;

@@ -73,7 +73,7 @@ bool ReadSources::match(const StepRef& step) const {
   }
   std::vector<size_t> wrong;
   for (int l = 0; l < kWarpSize; ++l) {
-    const LaneRecord& r = step.step().lanes[l];
+    const LaneRecord r = step.step().lanes[l];
     const int got = r.active() ? r.src : -1;
     if (got != expected_[size_t(l)]) wrong.push_back(size_t(l));
   }
@@ -82,7 +82,7 @@ bool ReadSources::match(const StepRef& step) const {
     return true;
   }
   const int l = int(wrong.front());
-  const LaneRecord& r = step.step().lanes[l];
+  const LaneRecord r = step.step().lanes[l];
   text_ = "where lane " + std::to_string(l) + " " +
           (r.active() ? "read " + source_text(r.src) : std::string("did not execute the step")) + ", expected " +
           (expected_[size_t(l)] < 0 ? "it to read no lane" : source_text(expected_[size_t(l)]));

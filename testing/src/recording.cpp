@@ -88,7 +88,7 @@ std::vector<Recording> record_file_launches(const user::FileRequest& request) {
 LaneRef::LaneRef(std::shared_ptr<const Trace> trace, size_t step_index, size_t ordinal, int lane)
     : trace_(std::move(trace)), step_index_(step_index), ordinal_(ordinal), lane_(lane) {}
 
-const LaneRecord& LaneRef::record() const { return trace_->steps[step_index_].lanes[lane_]; }
+LaneRecord LaneRef::record() const { return trace_->steps[step_index_].lanes[lane_]; }
 
 StepRef LaneRef::step() const { return StepRef(trace_, step_index_, ordinal_); }
 
@@ -97,12 +97,7 @@ std::string LaneRef::where() const { return "lane " + std::to_string(lane_) + " 
 StepRef::StepRef(std::shared_ptr<const Trace> trace, size_t step_index, size_t ordinal)
     : trace_(std::move(trace)), step_index_(step_index), ordinal_(ordinal) {}
 
-uint32_t StepRef::active_lanes() const {
-  uint32_t m = 0;
-  for (int l = 0; l < kWarpSize; ++l)
-    if (step().lanes[l].active()) m |= 1u << l;
-  return m;
-}
+uint32_t StepRef::active_lanes() const { return trace_->steps.active_lanes(step_index_); }
 
 LaneRef StepRef::lane(int lane) const {
   if (lane < 0 || lane >= kWarpSize)
@@ -121,10 +116,9 @@ BankAnalysis StepRef::bank() const {
 }
 
 std::string StepRef::where() const {
-  const TraceStep& s = step();
-  return "step " + std::to_string(ordinal_) + " (" + op_name(s.op) + ", line " + std::to_string(s.line) +
-         ", block " + std::to_string(s.block) + ", warp " + std::to_string(s.warp) + ", seq " +
-         std::to_string(s.seq) + ")";
+  return "step " + std::to_string(ordinal_) + " (" + op_name(op()) + ", line " + std::to_string(line()) +
+         ", block " + std::to_string(block()) + ", warp " + std::to_string(warp()) + ", seq " +
+         std::to_string(seq()) + ")";
 }
 
 // ============================================================================
@@ -138,40 +132,43 @@ template <class Keep>
 StepQuery StepQuery::filtered(Keep keep, const std::string& what) const {
   std::vector<size_t> kept;
   for (size_t i : indices_)
-    if (keep(trace_->steps[i])) kept.push_back(i);
+    if (keep(trace_->steps, i)) kept.push_back(i);
   return StepQuery(trace_, std::move(kept), filters_.empty() ? what : filters_ + ", " + what);
 }
 
 StepQuery StepQuery::op(Op op) const {
-  return filtered([op](const TraceStep& s) { return s.op == op; }, op_name(op));
+  return filtered([op](const TraceSteps& s, size_t i) { return s.op(i) == op; }, op_name(op));
 }
 StepQuery StepQuery::line(uint32_t line) const {
-  return filtered([line](const TraceStep& s) { return s.line == line; }, "line " + std::to_string(line));
+  return filtered([line](const TraceSteps& s, size_t i) { return s.line(i) == line; },
+                  "line " + std::to_string(line));
 }
 StepQuery StepQuery::block(uint32_t block) const {
-  return filtered([block](const TraceStep& s) { return s.block == block; }, "block " + std::to_string(block));
+  return filtered([block](const TraceSteps& s, size_t i) { return s.block(i) == block; },
+                  "block " + std::to_string(block));
 }
 StepQuery StepQuery::warp(uint32_t warp) const {
-  return filtered([warp](const TraceStep& s) { return s.warp == warp; }, "warp " + std::to_string(warp));
+  return filtered([warp](const TraceSteps& s, size_t i) { return s.warp(i) == warp; }, "warp " + std::to_string(warp));
 }
 StepQuery StepQuery::lane(int lane) const {
   if (lane < 0 || lane >= kWarpSize)
     throw std::out_of_range("lane " + std::to_string(lane) + ": a warp has lanes 0 to 31");
-  return filtered([lane](const TraceStep& s) { return s.lanes[lane].active(); },
+  return filtered([lane](const TraceSteps& s, size_t i) { return (s.active_lanes(i) >> lane) & 1u; },
                   "lane " + std::to_string(lane) + " active");
 }
 StepQuery StepQuery::shuffles() const {
-  return filtered([](const TraceStep& s) { return op_is_shuffle(s.op); }, "shuffles");
+  return filtered([](const TraceSteps& s, size_t i) { return op_is_shuffle(s.op(i)); }, "shuffles");
 }
 StepQuery StepQuery::shared() const {
-  return filtered([](const TraceStep& s) { return op_is_shared(s.op); }, "shared-memory");
+  return filtered([](const TraceSteps& s, size_t i) { return op_is_shared(s.op(i)); }, "shared-memory");
 }
 
 StepQuery StepQuery::watches() const {
-  return filtered([](const TraceStep& s) { return op_is_watch(s.op); }, "watch");
+  return filtered([](const TraceSteps& s, size_t i) { return op_is_watch(s.op(i)); }, "watch");
 }
 StepQuery StepQuery::watch(const std::string& name) const {
-  return filtered([name](const TraceStep& s) { return op_is_watch(s.op) && watch_name(s.args) == name; },
+  return filtered(
+      [name](const TraceSteps& s, size_t i) { return op_is_watch(s.op(i)) && watch_name(s.args(i)) == name; },
                   "watch " + name);
 }
 

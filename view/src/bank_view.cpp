@@ -179,9 +179,9 @@ size_t shared_step_near(const Trace& trace, size_t index) {
   if (trace.steps.empty()) return SIZE_MAX;
   index = std::min(index, trace.steps.size() - 1);
   for (size_t i = index + 1; i-- > 0;)
-    if (op_is_shared(trace.steps[i].op)) return i;
+    if (op_is_shared(trace.steps.op(i))) return i;
   for (size_t i = index + 1; i < trace.steps.size(); ++i)
-    if (op_is_shared(trace.steps[i].op)) return i;
+    if (op_is_shared(trace.steps.op(i))) return i;
   return SIZE_MAX;
 }
 
@@ -189,7 +189,7 @@ size_t shared_step_near(const Trace& trace, const PlayOrder& order, size_t posit
   const size_t n = std::min(order.size(), trace.steps.size());
   if (n == 0) return SIZE_MAX;
   position = std::min(position, n - 1);
-  auto shared_at = [&](size_t p) { return op_is_shared(trace.steps[std::min(order.step_at(p), n - 1)].op); };
+  auto shared_at = [&](size_t p) { return op_is_shared(trace.steps.op(std::min(order.step_at(p), n - 1))); };
   for (size_t p = position + 1; p-- > 0;)
     if (shared_at(p)) return order.step_at(p);
   for (size_t p = position + 1; p < n; ++p)

@@ -27,7 +27,7 @@ uint64_t add_bits(DType type, uint64_t a, uint64_t b) {
 // The first step in [from, end) with `op`, else kNoStep.
 size_t find_op(const Trace& trace, size_t from, size_t end, Op op) {
   for (size_t i = from; i < end; ++i)
-    if (trace.steps[i].op == op) return i;
+    if (trace.steps.op(i) == op) return i;
   return kNoStep;
 }
 
@@ -47,7 +47,7 @@ std::string partial_value(const Trace& trace, size_t first, size_t last, size_t 
       if (lane.active()) return value_text(st.dtype, lane.in, false);
   }
   size_t shuffle = last;
-  while (shuffle > first && !op_is_shuffle(trace.steps[shuffle].op)) --shuffle;
+  while (shuffle > first && !op_is_shuffle(trace.steps.op(shuffle))) --shuffle;
   const TraceStep& step = trace.steps[shuffle];
   const LaneRecord& lane0 = step.lanes[0];
   return value_text(step.dtype, add_bits(step.dtype, lane0.in, lane0.out), false);
@@ -62,11 +62,11 @@ BlockView block_view(const Trace& trace, uint32_t block) {
   // Steps are ordered by block, warp, seq: each warp's run of steps.
   for (size_t run_first = 0; run_first < trace.steps.size();) {
     size_t run_end = run_first + 1;
-    while (run_end < trace.steps.size() && trace.steps[run_end].block == trace.steps[run_first].block &&
-           trace.steps[run_end].warp == trace.steps[run_first].warp)
+    while (run_end < trace.steps.size() && trace.steps.block(run_end) == trace.steps.block(run_first) &&
+           trace.steps.warp(run_end) == trace.steps.warp(run_first))
       ++run_end;
-    const uint32_t warp = trace.steps[run_first].warp;
-    const bool ours = trace.steps[run_first].block == block;
+    const uint32_t warp = trace.steps.warp(run_first);
+    const bool ours = trace.steps.block(run_first) == block;
     const size_t first_of_run = run_first;
     run_first = run_end;
     if (!ours) continue;

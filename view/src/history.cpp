@@ -36,14 +36,14 @@ bool less_value(DType type, uint64_t a, uint64_t b) {
 }  // namespace
 
 bool trace_has_watches(const Trace& trace) {
-  for (const TraceStep& step : trace.steps)
-    if (op_is_watch(step.op)) return true;
+  for (size_t i = 0; i < trace.steps.size(); ++i)
+    if (op_is_watch(trace.steps.op(i))) return true;
   return false;
 }
 
 int history_column(const Trace& trace, const HistoryTable& table, size_t step) {
   const auto& s = table.step_indices;
-  const bool watch = step < trace.steps.size() && op_is_watch(trace.steps[step].op);
+  const bool watch = step < trace.steps.size() && op_is_watch(trace.steps.op(step));
   // step - 1 wraps at 0 and matches nothing.
   const size_t other = watch ? step - 1 : step + 1;
   for (size_t candidate : {step, other}) {
@@ -55,11 +55,12 @@ int history_column(const Trace& trace, const HistoryTable& table, size_t step) {
 
 HistoryTable history_table(const Trace& trace, uint32_t block, uint32_t warp, bool hex, HistoryColumns columns) {
   HistoryTable table;
-  for (size_t i = 0; i < trace.steps.size(); ++i) {
-    const TraceStep& step = trace.steps[i];
-    if (step.block != block || step.warp != warp) continue;
-    if (columns == HistoryColumns::Watched && !op_is_watch(step.op)) continue;
-    if (columns == HistoryColumns::OpResults && op_is_watch(step.op)) continue;
+  // By the steps' headers: only the warp's own steps are decoded, below.
+  const TraceSteps& steps = trace.steps;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    if (steps.block(i) != block || steps.warp(i) != warp) continue;
+    if (columns == HistoryColumns::Watched && !op_is_watch(steps.op(i))) continue;
+    if (columns == HistoryColumns::OpResults && op_is_watch(steps.op(i))) continue;
     table.step_indices.push_back(i);
   }
   table.cells.assign(kWarpSize, std::vector<HistoryCell>(table.step_indices.size()));

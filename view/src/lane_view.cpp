@@ -191,7 +191,10 @@ std::string op_label(const TraceStep& step) {
   return label;
 }
 
-bool same_warp(const TraceStep& a, const TraceStep& b) { return a.block == b.block && a.warp == b.warp; }
+// Whether steps a and b are of one warp, from their headers.
+bool same_warp(const TraceSteps& steps, size_t a, size_t b) {
+  return steps.block(a) == steps.block(b) && steps.warp(a) == steps.warp(b);
+}
 
 // a + b and max(a, b) in the bits of `type`, as the kernel computes them.
 uint64_t add_bits(DType type, uint64_t a, uint64_t b) {
@@ -234,16 +237,14 @@ Combine combine_of(const TraceStep& shuffle, const TraceStep& watch) {
 
 // The shuffle and the watch of a round around step `index`, if it is one.
 bool round_with_watch(const Trace& trace, size_t index, size_t* shuffle, size_t* watch) {
-  const TraceStep& step = trace.steps[index];
-  if (op_is_shuffle(step.op) && index + 1 < trace.steps.size()) {
-    const TraceStep& next = trace.steps[index + 1];
-    if (!op_is_watch(next.op) || !same_warp(step, next)) return false;
+  const TraceSteps& steps = trace.steps;
+  if (op_is_shuffle(steps.op(index)) && index + 1 < steps.size()) {
+    if (!op_is_watch(steps.op(index + 1)) || !same_warp(steps, index, index + 1)) return false;
     *shuffle = index, *watch = index + 1;
     return true;
   }
-  if (op_is_watch(step.op) && index > 0) {
-    const TraceStep& before = trace.steps[index - 1];
-    if (!op_is_shuffle(before.op) || !same_warp(step, before)) return false;
+  if (op_is_watch(steps.op(index)) && index > 0) {
+    if (!op_is_shuffle(steps.op(index - 1)) || !same_warp(steps, index, index - 1)) return false;
     *shuffle = index - 1, *watch = index;
     return true;
   }
@@ -391,7 +392,8 @@ std::string after_label(const LaneFrame& frame, Language language) {
 StepPlace step_place(const Trace& trace, size_t index) {
   StepPlace place;
   if (index >= trace.steps.size()) return place;
-  const TraceStep& step = trace.steps[index];
+  const TraceSteps& steps = trace.steps;
+  const Op op = steps.op(index);
   // Steps are ordered by block, warp, seq. A reduction's rounds are a run of
   // the warp's shuffles of one kind whose offset moves one way (warp_sum's
   // shfl.down 16, 8, 4, 2, 1; butterfly's xor 1 ... 16); reduce_sum's warp 0
@@ -400,32 +402,32 @@ StepPlace step_place(const Trace& trace, size_t index) {
   // count in it; a watch right after a shuffle of its warp is that shuffle's
   // round (the value the round left). A lone shuffle, test_shuffle's
   // down-then-xor or any other op is a step.
-  if (op_is_watch(step.op) && index > 0 && same_warp(trace.steps[index - 1], step) &&
-      op_is_shuffle(trace.steps[index - 1].op)) {
+  if (op_is_watch(op) && index > 0 && same_warp(steps, index - 1, index) && op_is_shuffle(steps.op(index - 1))) {
     const StepPlace round = step_place(trace, index - 1);
     if (round.is_round) return round;
   }
-  if (!op_is_shuffle(step.op)) {
+  if (!op_is_shuffle(op)) {
     place.number = index + 1;
     place.count = trace.steps.size();
     return place;
   }
   // The warp's steps other than watches, and where `index` is among them.
   size_t start = index, end = index + 1;
-  while (start > 0 && same_warp(trace.steps[start - 1], step)) --start;
-  while (end < trace.steps.size() && same_warp(trace.steps[end], step)) ++end;
+  while (start > 0 && same_warp(steps, start - 1, index)) --start;
+  while (end < steps.size() && same_warp(steps, end, index)) ++end;
   std::vector<size_t> ops;
   size_t at = 0;
   for (size_t i = start; i < end; ++i) {
-    if (op_is_watch(trace.steps[i].op)) continue;
+    if (op_is_watch(trace.steps.op(i))) continue;
     if (i == index) at = ops.size();
     ops.push_back(i);
   }
   auto direction = [&](size_t k) {  // from ops[k] to ops[k + 1]: +1, -1, or 0 when no run goes on
-    const TraceStep& a = trace.steps[ops[k]];
-    const TraceStep& b = trace.steps[ops[k + 1]];
-    if (a.op != b.op || !op_is_shuffle(a.op) || a.args.b == b.args.b) return 0;
-    return b.args.b > a.args.b ? 1 : -1;
+    const size_t a = ops[k], b = ops[k + 1];
+    if (steps.op(a) != steps.op(b) || !op_is_shuffle(steps.op(a))) return 0;
+    const int64_t from = steps.args(a).b, to = steps.args(b).b;
+    if (from == to) return 0;
+    return to > from ? 1 : -1;
   };
   // From the warp's first op forward, splitting runs on the way to `at`.
   size_t first = 0, last = at;

@@ -29,7 +29,7 @@ const DivergentRegion* region_around(const std::vector<DivergentRegion>& regions
 
 }  // namespace
 
-std::optional<PathView> path_view(const std::vector<TraceStep>& steps, const std::vector<DivergentRegion>& regions,
+std::optional<PathView> path_view(const TraceSteps& steps, const std::vector<DivergentRegion>& regions,
                                   size_t step) {
   PathView v;
   const DivergentRegion* r = region_around(regions, step, &v.place);
@@ -40,7 +40,7 @@ std::optional<PathView> path_view(const std::vector<TraceStep>& steps, const std
   v.lane_path.fill(-1);
   for (size_t p = 0; p < r->paths.size(); ++p) {
     const DivergentPath& path = r->paths[p];
-    v.paths.push_back(PathSummary{path.lanes, steps[path.steps.front()].line, path.steps.size(), 0});
+    v.paths.push_back(PathSummary{path.lanes, steps.line(path.steps.front()), path.steps.size(), 0});
     // A lane on two paths (a branch inside a branch) shows the first.
     for (int lane = 0; lane < kWarpSize; ++lane)
       if (((path.lanes >> lane) & 1u) && v.lane_path[lane] < 0) v.lane_path[lane] = int(p);
@@ -48,7 +48,7 @@ std::optional<PathView> path_view(const std::vector<TraceStep>& steps, const std
   std::vector<int> started;  // paths in the order their first steps ran
   for (size_t i = r->begin; i < r->end; ++i) {
     const int p = int(r->path_of[i - r->begin]);
-    v.sequence.push_back(PathSequenceRow{i, p, steps[i].op, steps[i].line, i == step});
+    v.sequence.push_back(PathSequenceRow{i, p, steps.op(i), steps.line(i), i == step});
     if (std::find(started.begin(), started.end(), p) == started.end()) started.push_back(p);
     if (i == step) v.current_path = p;
   }
@@ -61,13 +61,13 @@ std::optional<PathView> path_view(const std::vector<TraceStep>& steps, const std
     const DivergentPath& first = r->paths.front();
     if (p.steps.size() != first.steps.size()) return false;
     for (size_t k = 0; k < p.steps.size(); ++k)
-      if (steps[p.steps[k]].line != steps[first.steps[k]].line) return false;
+      if (steps.line(p.steps[k]) != steps.line(first.steps[k])) return false;
     return true;
   });
   v.fork_step = r->fork;
   v.join_step = r->join;
-  if (r->fork != kNoStep) v.fork_line = steps[r->fork].line;
-  if (r->join != kNoStep) v.join_line = steps[r->join].line;
+  if (r->fork != kNoStep) v.fork_line = steps.line(r->fork);
+  if (r->join != kNoStep) v.join_line = steps.line(r->join);
   return v;
 }
 

@@ -51,12 +51,15 @@ PhaseKind phase_kind(OpRole role) {
   }
 }
 
-bool same_warp(const TraceStep& a, const TraceStep& b) { return a.block == b.block && a.warp == b.warp; }
+// Whether steps a and b are of one warp, from their headers.
+bool same_warp(const TraceSteps& steps, size_t a, size_t b) {
+  return steps.block(a) == steps.block(b) && steps.warp(a) == steps.warp(b);
+}
 
 // The end of the run of steps of one block and warp that starts at `first`.
 size_t warp_run_end(const Trace& trace, size_t first) {
   size_t end = first + 1;
-  while (end < trace.steps.size() && same_warp(trace.steps[end], trace.steps[first])) ++end;
+  while (end < trace.steps.size() && same_warp(trace.steps, end, first)) ++end;
   return end;
 }
 
@@ -89,17 +92,20 @@ std::vector<StepPhase> warp_phases(const Trace& trace, size_t first, size_t end)
   // shfl.down 16, 8, 4, 2, 1; the butterfly's xor 1 ... 16), as lane_frame
   // counts rounds: reduce_sum's warp 0 starts a second chain at its second
   // level's 16 even where nothing was recorded between the two.
-  const TraceStep* last_shuffle = nullptr;
+  const TraceSteps& steps = trace.steps;
+  size_t last_shuffle = SIZE_MAX;  // SIZE_MAX: none
   int direction = 0;  // of the chain's offsets: +1, -1, or 0 before its second shuffle
-  auto continues_chain = [&](const TraceStep& s) {
-    if (!last_shuffle || s.op != last_shuffle->op || s.args.b == last_shuffle->args.b) return false;
-    const int d = s.args.b > last_shuffle->args.b ? 1 : -1;
+  auto continues_chain = [&](size_t i) {
+    if (last_shuffle == SIZE_MAX || steps.op(i) != steps.op(last_shuffle)) return false;
+    const int64_t b = steps.args(i).b, last_b = steps.args(last_shuffle).b;
+    if (b == last_b) return false;
+    const int d = b > last_b ? 1 : -1;
     if (direction != 0 && d != direction) return false;
     direction = d;
     return true;
   };
   for (size_t i = first; i < end; ++i) {
-    const Op op = trace.steps[i].op;
+    const Op op = trace.steps.op(i);
     const OpRole role = op_role(op);
     if (role == OpRole::Joins && started) {
       phases[i - first] = current;  // the round of the step before
@@ -108,13 +114,13 @@ std::vector<StepPhase> warp_phases(const Trace& trace, size_t first, size_t end)
     const PhaseKind kind = phase_kind(role);
     bool new_phase = !started || kind != current.kind;
     if (role == OpRole::Shuffle) {
-      if (new_phase || !continues_chain(trace.steps[i])) {
+      if (new_phase || !continues_chain(i)) {
         new_phase = true;
         direction = 0;
       }
-      last_shuffle = &trace.steps[i];
+      last_shuffle = i;
     } else {
-      last_shuffle = nullptr;
+      last_shuffle = SIZE_MAX;
     }
     if (new_phase) {
       if (started) finish_phase(i - first);
@@ -161,7 +167,7 @@ PlayOrder::PlayOrder(const Trace& trace, PlayOrderKind kind) : kind_(kind), coun
     // As stored; a round is one warp's (warps follow each other).
     uint32_t round = 0;
     for (size_t i = 0; i < n; ++i) {
-      if (i > 0 && (!same_warp(trace.steps[i], trace.steps[i - 1]) || phases_[i].phase != phases_[i - 1].phase ||
+      if (i > 0 && (!same_warp(trace.steps, i, i - 1) || phases_[i].phase != phases_[i - 1].phase ||
                     phases_[i].round != phases_[i - 1].round))
         ++round;
       round_of_.push_back(round);
@@ -175,7 +181,7 @@ PlayOrder::PlayOrder(const Trace& trace, PlayOrderKind kind) : kind_(kind), coun
     // The block's warps: runs of one warp each, in the stored (warp) order.
     std::vector<std::pair<size_t, size_t>> warps;  // [first, end) of each warp's run
     size_t block_end = block_first;
-    while (block_end < n && trace.steps[block_end].block == trace.steps[block_first].block) {
+    while (block_end < n && trace.steps.block(block_end) == trace.steps.block(block_first)) {
       const size_t end = warp_run_end(trace, block_end);
       warps.emplace_back(block_end, end);
       block_end = end;
@@ -247,8 +253,8 @@ namespace {
 std::string reduction_words(const Trace& trace, const StepPhase& phase, size_t step, Language language) {
   // A step that joined a round is told by the op that leads the round.
   size_t lead = step;
-  while (lead > 0 && op_role(trace.steps[lead].op) == OpRole::Joins &&
-         same_warp(trace.steps[lead - 1], trace.steps[step]))
+  while (lead > 0 && op_role(trace.steps.op(lead)) == OpRole::Joins &&
+         same_warp(trace.steps, lead - 1, step))
     --lead;
   const TraceStep& s = trace.steps[lead];
   char text[128] = "";

@@ -2,6 +2,8 @@
 //
 // TraceStep and LaneRecord are plain fixed-size structs so that the GPU recorder
 // (device code, nvcc) and the CPU emulator fill the very same layout.
+// A Trace holds its steps encoded, as a .wvt file does (TraceSteps,
+// trace_steps.h): a TraceStep is what one step decodes to.
 #pragma once
 
 #include <cstddef>
@@ -153,6 +155,12 @@ struct TraceStep {
   LaneRecord lanes[kWarpSize];
 };
 
+}  // namespace warpviz
+
+#include "warpviz/trace_steps.h"  // TraceSteps, which needs TraceStep above
+
+namespace warpviz {
+
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
   // As CUDA's dim3: `Dim3(256)` is 256 x 1 x 1.
@@ -190,7 +198,7 @@ struct TraceMeta {
 
 struct Trace {
   TraceMeta meta;
-  std::vector<TraceStep> steps;     // ordered by block, warp, seq
+  TraceSteps steps;                 // ordered by block, warp, seq; held encoded (trace_steps.h)
   std::vector<TraceOutput> outputs; // the main one is "out"
   bool overflow = false;            // the recorder ran out of room; steps are a prefix
 

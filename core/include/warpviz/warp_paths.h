@@ -35,7 +35,7 @@ struct WarpStepRange {
   uint32_t lanes = 0;
 };
 // Steps are ordered by block, warp, seq, so each warp's are contiguous.
-std::vector<WarpStepRange> warp_step_ranges(const std::vector<TraceStep>& steps);
+std::vector<WarpStepRange> warp_step_ranges(const TraceSteps& steps);
 
 struct DivergentPath {
   uint32_t lanes = 0;          // the lanes that ran its steps
@@ -54,7 +54,7 @@ struct DivergentRegion {
 };
 
 // Every divergent region, in trace order.
-std::vector<DivergentRegion> divergent_regions(const std::vector<TraceStep>& steps);
+std::vector<DivergentRegion> divergent_regions(const TraceSteps& steps);
 
 // A path's name by its index in DivergentRegion::paths: "A", "B", ... (the
 // diff and the path view say the same).
@@ -68,7 +68,7 @@ const DivergentRegion* region_of_step(const std::vector<DivergentRegion>& region
 // each path's steps in the order they ran, and every converged step in place.
 // nullopt when the two traces do not have the same paths (same warps, and
 // path by path the same lanes, ops and lines); then only positions compare.
-std::optional<std::vector<std::pair<size_t, size_t>>> pair_steps_by_path(const std::vector<TraceStep>& a,
-                                                                          const std::vector<TraceStep>& b);
+std::optional<std::vector<std::pair<size_t, size_t>>> pair_steps_by_path(const TraceSteps& a,
+                                                                          const TraceSteps& b);
 
 }  // namespace warpviz

@@ -145,22 +145,25 @@ class CudaRecording {
     const Download d = download(true);
     bool complete = true;
     for (uint32_t c : d.counts) complete &= c <= rec_.steps_per_warp;
-    const size_t first = trace.steps.size();
+    // Decoded here, sorted, then encoded into the trace (TraceSteps).
+    std::vector<TraceStep> steps;
     bool full = false;
     for_each_used_step(d, [&](size_t index, uint32_t seq) {
       const DeviceStepHeader& h = d.headers[index];
       if (full || !filter_.wants(h.block, h.warp)) return;
-      if (trace.steps.size() >= filter_.max_steps) {
+      if (trace.steps.size() + steps.size() >= filter_.max_steps) {
         trace.overflow = true;
         full = true;
         return;
       }
-      decode_step(h, &d.rows[index * kDeviceRowsPerStep * kWarpSize], seq, trace.steps.emplace_back());
+      decode_step(h, &d.rows[index * kDeviceRowsPerStep * kWarpSize], seq, steps.emplace_back());
     });
-    std::stable_sort(trace.steps.begin() + long(first), trace.steps.end(), [](const TraceStep& a, const TraceStep& b) {
+    std::stable_sort(steps.begin(), steps.end(), [](const TraceStep& a, const TraceStep& b) {
       if (a.block != b.block) return a.block < b.block;
       return a.warp != b.warp ? a.warp < b.warp : a.seq < b.seq;
     });
+    trace.steps.reserve(steps.size());
+    for (const TraceStep& s : steps) trace.steps.push_back(s);
     if (!complete) trace.overflow = true;
     return complete;
   }

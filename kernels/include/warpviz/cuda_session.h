@@ -73,7 +73,7 @@ class Session : public SessionBase {
       }
       Trace attempt;
       if (recording.collect(attempt) || steps_per_warp >= policy.last_steps_per_warp) {
-        trace_.steps.insert(trace_.steps.end(), attempt.steps.begin(), attempt.steps.end());
+        trace_.steps.append(attempt.steps);
         trace_.overflow |= attempt.overflow;
         return;
       }

@@ -154,7 +154,7 @@ class LaneRef {
   LaneRef(std::shared_ptr<const Trace> trace, size_t step_index, size_t ordinal, int lane);
 
   int lane() const { return lane_; }
-  const LaneRecord& record() const;
+  LaneRecord record() const;  // a copy: the trace holds its steps encoded
   StepRef step() const;
   bool active() const { return record().active(); }
   bool undefined() const { return record().undefined(); }
@@ -177,14 +177,15 @@ class StepRef {
  public:
   StepRef(std::shared_ptr<const Trace> trace, size_t step_index, size_t ordinal);
 
-  const TraceStep& step() const { return trace_->steps[step_index_]; }
+  // The step decoded (a copy: the trace holds its steps encoded).
+  TraceStep step() const { return trace_->steps[step_index_]; }
   size_t ordinal() const { return ordinal_; }  // its place in the query: "step 2"
-  Op op() const { return step().op; }
-  uint32_t line() const { return step().line; }
-  uint32_t block() const { return step().block; }
-  uint32_t warp() const { return step().warp; }
-  uint32_t seq() const { return step().seq; }
-  uint32_t mask() const { return step().mask; }
+  Op op() const { return trace_->steps.op(step_index_); }
+  uint32_t line() const { return trace_->steps.line(step_index_); }
+  uint32_t block() const { return trace_->steps.block(step_index_); }
+  uint32_t warp() const { return trace_->steps.warp(step_index_); }
+  uint32_t seq() const { return trace_->steps.seq(step_index_); }
+  uint32_t mask() const { return trace_->steps.mask(step_index_); }
   uint32_t active_lanes() const;  // bit l: lane l executed the step
   // std::out_of_range for a lane outside 0..31.
   LaneRef lane(int lane) const;

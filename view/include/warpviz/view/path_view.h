@@ -59,7 +59,7 @@ struct PathView {
 
 // The view around `step`: its region, or the region that joins or (failing
 // that) forks at it. nullopt when the step is converged and next to no region.
-std::optional<PathView> path_view(const std::vector<TraceStep>& steps, const std::vector<DivergentRegion>& regions,
+std::optional<PathView> path_view(const TraceSteps& steps, const std::vector<DivergentRegion>& regions,
                                   size_t step);
 
 }  // namespace warpviz::view
