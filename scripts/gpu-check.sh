@@ -135,6 +135,14 @@ if wanted bench; then
 echo "== capture benchmark"
 "$cli" bench record 2>&1 | tee "$out/logs/bench_record.log"
 summary+=("bench record: exit ${PIPESTATUS[0]}")
+echo "== trace loading: bench load on a reduce_sum trace of 2^20 elements (13 M lane records) recorded here"
+if "$cli" run reduce_sum --set n=1048576 --backend cuda -o "$out/load.wvt" >"$out/logs/bench_load_record.log" 2>&1; then
+  "$cli" bench load "$out/load.wvt" --repeat 9 2>&1 | tee "$out/logs/bench_load.log"
+  summary+=("bench load: exit ${PIPESTATUS[0]}, $(grep -oE '[0-9.]+ M lane records/s' "$out/logs/bench_load.log" | head -1)")
+else
+  summary+=("bench load: recording the trace failed (logs/bench_load_record.log)")
+fi
+rm -f "$out/load.wvt"
 fi
 
 if wanted costs; then

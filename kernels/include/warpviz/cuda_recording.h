@@ -86,6 +86,12 @@ class CudaRecording {
     const uint64_t warps = uint64_t(rec_.block_end - rec_.block_begin) * rec_.warps_per_block;
     slots_ = (warps + stride - 1) / stride;
     if (slots_ == 0) return;
+    // The device numbers slots and steps in 32 bits (a 64-bit index cost
+    // recorded kernels two registers, and a 256-thread block its eighth block
+    // per SM). 2^32 steps would need 256 GiB of headers alone.
+    if (entries() > UINT32_MAX)
+      throw CudaError("the recording needs " + std::to_string(entries()) + " step slots (" + std::to_string(slots_) +
+                      " warps x " + std::to_string(steps_per_warp) + "), more than the recorder numbers (2^32 - 1)");
     const size_t guard = guarded_ ? kGuardBytes : 0;
     cuda_check(cudaMalloc(&rec_.headers, header_bytes() + guard), "recorder headers");
     cuda_check(cudaMalloc(&rec_.rows, row_bytes() + guard), "recorder rows");

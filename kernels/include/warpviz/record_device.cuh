@@ -51,8 +51,11 @@ __device__ inline uint32_t thread_linear() {
 __device__ inline uint32_t block_size() { return blockDim.x * blockDim.y * blockDim.z; }
 
 // This warp's slot in the buffer, or -1 when it is not recorded. Unrecorded
-// warps pay for this check only.
-__device__ inline int64_t recorded_slot() {
+// warps pay for this check only. Slots and step indexes are 32-bit (the host
+// refuses a recording of more than 2^32 - 1 step slots): 64-bit ones kept two
+// more registers live, and 34 registers fit 6 blocks of 256 threads on an SM,
+// not 8, in the unrecorded kernel too.
+__device__ inline int32_t recorded_slot() {
   const DeviceRecorder& r = warpviz_recorder;
   if (!r.enabled) return -1;
   const uint32_t block = block_linear();
@@ -62,7 +65,7 @@ __device__ inline int64_t recorded_slot() {
   // 32-bit shifts and masks: this runs in every warp at every intrinsic.
   const uint32_t global_warp = (block - r.block_begin) * r.warps_per_block + warp;
   if (global_warp & ((1u << r.warp_stride_shift) - 1u)) return -1;
-  return int64_t(global_warp >> r.warp_stride_shift);
+  return int32_t(global_warp >> r.warp_stride_shift);
 }
 
 // ============================================================================
@@ -128,16 +131,20 @@ __device__ inline uint32_t take_warp_steps(const DeviceRecorder& r, uint32_t ste
 // are converged here are the ones that ran it; lanes that passed different
 // masks (the tiles of a thread_block_tile<8>, say) ran it as separate groups,
 // and each group is a step of its own, as in the emulator.
-__device__ inline void record_step(int64_t slot, const StepFacts& f) {
+__device__ inline void record_step(int32_t slot, const StepFacts& f) {
   const DeviceRecorder& r = warpviz_recorder;
   const unsigned active = __activemask();
   const uint32_t lane = lane_id();
-  const unsigned group = __match_any_sync(active, f.mask);
+  // Nearly always every converged lane passed the same mask: a shuffle and a
+  // vote say so in ~50 cycles, where match.any takes ~370 on an H200 (bench
+  // latency); match.any runs only when the masks differ.
+  const int first = __ffs(active) - 1;
+  const unsigned first_mask = __shfl_sync(active, f.mask, first);
+  const unsigned group = __all_sync(active, f.mask == first_mask) ? active : __match_any_sync(active, f.mask);
   const int group_leader = __ffs(group) - 1;
   const unsigned leaders = __ballot_sync(active, int(lane) == group_leader);
   // The first lane takes a slot for every group; groups take them in lane
   // order, which is the order the emulator completes them in.
-  const int first = __ffs(active) - 1;
   uint32_t base = 0;
   if (int(lane) == first) {
     base = take_warp_steps(r, uint32_t(__popc(leaders)));
@@ -154,8 +161,13 @@ __device__ inline void record_step(int64_t slot, const StepFacts& f) {
   if (seq >= r.steps_per_warp) return;  // full: the host sees the count and reports overflow
 
   // b is a register: lanes may pass different srcLane values (lane ^ 1, say).
-  int same_b = 1;
-  __match_all_sync(group, (unsigned long long)f.b, &same_b);
+  // Compared with the leader's b by two shuffles and a vote (match.all costs
+  // as much as match.any).
+  const uint64_t b_bits = uint64_t(f.b);
+  const uint32_t leader_b_low = __shfl_sync(group, uint32_t(b_bits), group_leader);
+  const uint32_t leader_b_high = __shfl_sync(group, uint32_t(b_bits >> 32), group_leader);
+  const bool same_b =
+      __all_sync(group, leader_b_low == uint32_t(b_bits) && leader_b_high == uint32_t(b_bits >> 32));
   // What is one bit per lane travels in the header as ballots of the group:
   // the predicate, and for a shuffle the source lane the hardware reported
   // (0..31 whenever the read is defined; the host marks the others).
@@ -182,7 +194,7 @@ __device__ inline void record_step(int64_t slot, const StepFacts& f) {
 
   // One 4-byte word per lane and row: the group's words of a row are
   // contiguous, so each store below is a single coalesced write.
-  const uint64_t index = uint64_t(slot) * r.steps_per_warp + seq;
+  const uint32_t index = uint32_t(slot) * r.steps_per_warp + seq;
   uint32_t* row = r.rows + index * (kDeviceRowsPerStep * kWarpSize) + lane;
   row[kRowIn * kWarpSize] = uint32_t(f.in);
   row[kRowOut * kWarpSize] = uint32_t(f.out);
@@ -276,7 +288,7 @@ __device__ inline StepFacts shuffle_facts(Op op, uint32_t line, unsigned mask, i
 template <class T>
 __device__ T shuffle(Op op, uint32_t line, unsigned mask, T var, int64_t b, int width) {
   const T out = intrinsic_shfl(op, mask, var, b, width);
-  const int64_t slot = recorded_slot();
+  const int32_t slot = recorded_slot();
   if (slot < 0) return out;
   StepFacts f = shuffle_facts(op, line, mask, b, c_operand(op, width));
   f.dtype = DeviceBits<T>::dtype;
@@ -315,7 +327,7 @@ __device__ T shfl_ptx(uint32_t line, Op op, unsigned mask, T var, uint32_t b, ui
   T out;
   memcpy(&out, &out_bits, sizeof(T));
   if (in_range) *in_range = p != 0;
-  const int64_t slot = recorded_slot();
+  const int32_t slot = recorded_slot();
   if (slot < 0) return out;
   StepFacts f = shuffle_facts(op, line, mask, b, c);
   f.dtype = DeviceBits<T>::dtype;
@@ -329,7 +341,7 @@ __device__ T shfl_ptx(uint32_t line, Op op, unsigned mask, T var, uint32_t b, ui
 
 __device__ inline void record_simple(Op op, uint32_t line, unsigned mask, DType dtype, uint64_t in, uint64_t out,
                                      bool ok = false) {
-  const int64_t slot = recorded_slot();
+  const int32_t slot = recorded_slot();
   if (slot < 0) return;
   StepFacts f{op, dtype, line, mask};
   f.in = in;
@@ -406,7 +418,7 @@ __device__ void watch(uint32_t line, const OpArgs& name, const T& value) {
   static_assert(std::is_arithmetic_v<W>, "WARPVIZ_WATCH records integers, enums, bool and floating-point values");
   static_assert(sizeof(W) == 4 || sizeof(W) == 8, "WARPVIZ_WATCH records values of up to 8 bytes");
   const unsigned active = __activemask();
-  const int64_t slot = recorded_slot();
+  const int32_t slot = recorded_slot();
   if (slot < 0) return;
   StepFacts f{Op::Watch, DeviceBits<W>::dtype, line, active};
   f.b = name.b;
@@ -485,7 +497,7 @@ __device__ void sts(T& element, const uint32_t (&w)[4]) {
 template <class A, class T>
 __device__ void record_shared(Op op, uint32_t line, unsigned mask, const A& array, const T& element,
                               const uint32_t (&w)[4]) {
-  const int64_t slot = recorded_slot();
+  const int32_t slot = recorded_slot();
   if (slot < 0) return;
   StepFacts f{op, shared_dtype<T>(), line, mask};
   f.addr = uint32_t(reinterpret_cast<const char*>(&element) - reinterpret_cast<const char*>(&array));
