@@ -73,7 +73,6 @@ void load_shipped(CostState& state) {
   const std::string path = asset_dir() + "/measurements/h200.json";
   try {
     state.figures = read_measurements(path);
-    state.origin = "shipped";
   } catch (const MeasurementsError& e) {
     state.load_error = e.what();
   }
@@ -193,7 +192,7 @@ void AppView::draw_cost_panel() {
     state.measuring = false;
     if (state.measure_error.empty()) {
       state.figures.latency = state.measured;
-      state.origin = tr("this GPU", "本机 GPU");
+      state.measured_here = true;
     }
   }
   if (state.gpu_here) {
@@ -226,7 +225,8 @@ void AppView::draw_cost_panel() {
     centred_message(state.load_error.c_str());
     return;
   }
-  const view::CostView v = view::cost_view(state.figures, state.origin, trace, playback.shown_step(), language);
+  const char* origin = state.measured_here ? tr("this GPU", "本机 GPU") : tr("shipped", "随附数据");
+  const view::CostView v = view::cost_view(state.figures, origin, trace, playback.shown_step(), language);
   ImGui::TextDisabled("%s", v.source.c_str());
   if (!v.op.empty()) {
     ImGui::PushFont(fonts.large);

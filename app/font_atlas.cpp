@@ -1,11 +1,13 @@
 #include "font_atlas.h"
 
 #include <imgui_impl_opengl3.h>
+#include <imgui_internal.h>  // ImTextCharFromUtf8
 
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 
+#include "app_source_characters.inc"  // generated: kAppSourceCharacters
 #include "data_dirs.h"
 #include "panel_table.h"
 #include "warpviz/scenario.h"
@@ -65,10 +67,17 @@ std::unique_ptr<FontBuild> build_fonts(view::FontSizes sizes, const std::string&
   for (int t = 0; t < int(view::Text::Count); ++t) ui_words.AddText(view::tr(view::Text(t), view::Language::Chinese));
   // Panel titles live in their rows (panel_list.h), not in the strings table.
   for (const PanelSpec& panel : panel_table()) ui_words.AddText(panel.chinese);
-  ui_words.AddText("→←↑↓·×…✓✗");  // marks the panels draw
-  // The seed-claim callout quotes the seeds in the large font.
-  for (const ScenarioSpec& spec : scenario_specs())
-    for (const SeedClaim& claim : spec.seed_claims) ui_words.AddText(claim.text.c_str());
+  ui_words.AddText("→←↑↓·×…✓");  // marks the panels draw
+  // The Chinese strings the panels write inline, and the scenarios' own; the
+  // seed-claim callout quotes the seeds in the large font.
+  ui_words.AddText(kAppSourceCharacters);
+  for (const ScenarioSpec& spec : scenario_specs()) {
+    ui_words.AddText(spec.summary_zh.c_str());
+    for (const SeedClaim& claim : spec.seed_claims) {
+      ui_words.AddText(claim.text.c_str());
+      ui_words.AddText(claim.source_zh.c_str());
+    }
+  }
 
   // The common set lacks some characters the seeds use (迭代, ...): add every
   // character of the kernel sources, the seed claims and the first trace.
@@ -114,13 +123,21 @@ std::unique_ptr<FontBuild> build_fonts(view::FontSizes sizes, const std::string&
   return b;
 }
 
-bool has_every_glyph(const ImFont* font, const std::string& text) {
-  ImFontGlyphRangesBuilder used;
-  used.AddText(text.c_str());
-  for (unsigned c = 0x80; c <= IM_UNICODE_CODEPOINT_MAX; ++c)
-    if (used.GetBit(c) && !font->FindGlyphNoFallback(ImWchar(c))) return false;
-  return true;
+std::string missing_glyphs(const ImFont* font, const char* text) {
+  std::string missing;
+  for (const char* c = text; *c;) {
+    unsigned int code = 0;
+    const int length = ImTextCharFromUtf8(&code, c, nullptr);
+    if (length <= 0) break;
+    const std::string character(c, size_t(length));
+    if (code >= 0x80 && !font->FindGlyphNoFallback(ImWchar(code)) && missing.find(character) == std::string::npos)
+      missing += character;
+    c += length;
+  }
+  return missing;
 }
+
+const char* app_source_characters() { return kAppSourceCharacters; }
 
 std::unique_ptr<FontBuild> settle_fonts(std::unique_ptr<FontBuild> ahead, view::FontSizes wanted,
                                         const std::string& text, bool text_may_be_new) {

@@ -36,9 +36,19 @@ struct FontBuild {
 // built-in ones. Any thread: it touches no ImGui context.
 std::unique_ptr<FontBuild> build_fonts(view::FontSizes sizes, const std::string& extra_text);
 
+// The characters of `text` beyond ASCII that `font` has no glyph for (drawn
+// as boxes), each once, in the order they first appear.
+std::string missing_glyphs(const ImFont* font, const char* text);
+
 // Whether the body font has a glyph for every character of `text` (a trace
 // file's kernel source may use characters no built-in source does).
-bool has_every_glyph(const ImFont* font, const std::string& text);
+inline bool has_every_glyph(const ImFont* font, const std::string& text) {
+  return missing_glyphs(font, text.c_str()).empty();
+}
+
+// Every character beyond ASCII of the app's and the views' sources (their
+// inline Chinese strings), collected at build time; the atlas includes them.
+const char* app_source_characters();
 
 // The atlas built ahead (at the monitor's scale, before a trace file had
 // loaded), or a new one when the window wants other sizes or, with

@@ -2,6 +2,8 @@
 // the glyph quads in each window's draw list (a glyph is a quad whose texture
 // coordinates are one of the fonts' glyphs), roles as the panels note them.
 #include "layout_report.h"
+
+#include "font_atlas.h"
 #include "panel_table.h"
 
 #include <imgui.h>
@@ -105,18 +107,13 @@ bool LayoutReport::write(const std::string& path, std::string* error) const {
   out += "],\n";
   // Characters of those titles the body font has no glyph for: drawn as "?"
   // boxes (a title's words not in the font atlas's list of texts).
-  std::string missing;
-  for (const PanelSpec& panel : panel_table())
-    for (const char* c = panel.title(language); *c;) {
-      unsigned int code = 0;
-      const int length = ImTextCharFromUtf8(&code, c, nullptr);
-      if (length <= 0) break;
-      if (code >= 0x80 && !ImGui::GetFont()->FindGlyphNoFallback(ImWchar(code)) &&
-          missing.find(std::string(c, size_t(length))) == std::string::npos)
-        missing.append(c, size_t(length));
-      c += length;
-    }
+  std::string titles;
+  for (const PanelSpec& panel : panel_table()) titles += panel.title(language);
+  const std::string missing = missing_glyphs(ImGui::GetFont(), titles.c_str());
   out += "  \"panel_title_glyphs_missing\": " + json_string(missing.c_str()) + ",\n";
+  // Every character of the panels' inline strings (either language): any the
+  // body font lacks shows as a box somewhere.
+  out += "  \"ui_glyphs_missing\": " + json_string(missing_glyphs(ImGui::GetFont(), app_source_characters()).c_str()) + ",\n";
 
   // Panels: visible top-level windows (the menu bar counts as one).
   out += "  \"panels\": [";

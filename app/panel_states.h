@@ -100,7 +100,7 @@ struct BankState {
 struct CostState {
   bool loaded = false;
   Measurements figures;
-  std::string origin;      // "shipped", or "this GPU" once measured here
+  bool measured_here = false;  // the latencies were measured on this GPU, not shipped
   std::string load_error;  // why the shipped file did not load
   bool gpu_here = false;
   bool measuring = false;

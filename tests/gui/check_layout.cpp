@@ -78,6 +78,7 @@ struct Report {
   std::vector<std::string> app_panel_titles;  // and their titles, in the report's language
   bool chinese = false;
   std::string panel_title_glyphs_missing;  // characters of those titles the font lacks
+  std::string ui_glyphs_missing;           // characters of the app's inline strings the font lacks
   std::vector<json> shown_panels() const {  // the panels proper: not popups, not ImGui's fallback window
     std::vector<json> out;
     for (const json& p : panels)
@@ -193,6 +194,8 @@ void panels_as_listed(const Report& r) {
   verdict(titled > 0, std::to_string(titled) + " listed panels shown");
   verdict(r.panel_title_glyphs_missing.empty(),
           "the font has every character of the titles (missing: \"" + r.panel_title_glyphs_missing + "\")");
+  verdict(r.ui_glyphs_missing.empty(),
+          "the font has every character of the panels' own strings (missing: \"" + r.ui_glyphs_missing + "\")");
 }
 
 }  // namespace
@@ -210,6 +213,7 @@ int main(int argc, char** argv) {
     r.app_panel_titles = doc["app_panel_titles"].get<std::vector<std::string>>();
     r.chinese = doc["language"].get<std::string>() == "zh";
     r.panel_title_glyphs_missing = doc["panel_title_glyphs_missing"].get<std::string>();
+    r.ui_glyphs_missing = doc["ui_glyphs_missing"].get<std::string>();
     std::printf("%s: %.0fx%.0f, scale %.2f, %zu panels, %zu text runs, %zu role texts\n", argv[1], r.display.x1,
                 r.display.y1, doc["ui_scale"].get<double>(), r.panels.size(), r.texts.size(), r.roles.size());
   } catch (const json::exception& e) {
