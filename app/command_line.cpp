@@ -3,6 +3,7 @@
 #include <charconv>
 #include <string_view>
 
+#include "panel_table.h"
 #include "warpviz/view/run_options.h"
 #include "warpviz/view/settings.h"
 #include "warpviz/view/ui_scale.h"
@@ -10,6 +11,8 @@
 
 namespace warpviz::app {
 
+namespace {
+// {panel ids}: filled in by usage_text().
 const char* const kUsage =
     "usage: warpviz [FILE.wvt|FILE.json|FILE.cu] [options]\n"
     "\n"
@@ -41,7 +44,8 @@ const char* const kUsage =
     "  --slide N           with --lesson: start at slide N (1-based)\n"
     "  --lang en|zh        language of the interface\n"
     "  --presentation      lanes and op only, large type\n"
-    "  --panel ID          open a panel (cost, paths, bank, ...) whatever the settings say\n"
+    "  --panel ID          open a panel whatever the settings say; repeatable. The panels:\n"
+    "                      {panel ids}\n"
     "  --size WxH          window size in pixels (default: the last one, or 1600x900)\n"
     "  --step N            show step N (1-based, as the timeline numbers them; warpviz-cli\n"
     "                      dump numbers from 0, so its step K is --step K+1)\n"
@@ -68,6 +72,14 @@ const char* const kUsage =
     "F11 presentation, H hex, L language, Ctrl+O open, Ctrl+S save, Ctrl+= Ctrl+- Ctrl+0 zoom. A trace file\n"
     "dropped on the window opens. --screenshot and --frames need a display (under\n"
     "Xvfb, xvfb-run -a warpviz --screenshot out.png) or --offscreen.\n";
+}  // namespace
+
+std::string usage_text() {
+  std::string text = kUsage;
+  const std::string marker = "{panel ids}";
+  text.replace(text.find(marker), marker.size(), panel_ids());  // from the panel list, never out of date
+  return text;
+}
 
 namespace {
 

@@ -19,7 +19,7 @@
 namespace warpviz::app {
 
 // What `warpviz --help` prints.
-extern const char* const kUsage;
+std::string usage_text();  // what --help prints
 
 struct Options {
   std::string file;

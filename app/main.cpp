@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
   Options opt;
   std::string error;
   switch (parse_args(argc, argv, opt, error)) {
-    case ParseResult::Help: std::fputs(kUsage, stdout); return 0;
+    case ParseResult::Help: std::fputs(usage_text().c_str(), stdout); return 0;
     case ParseResult::Bad: std::fprintf(stderr, "warpviz: %s (warpviz --help lists the options)\n", error.c_str()); return 2;
     case ParseResult::Run: break;
   }
