@@ -339,8 +339,17 @@ void AppView::draw_lane_panel() {
   ImGui::PushFont(or_default(fonts.large));
   // The place in play order: a reduction's phase in words, a round, or the step.
   const std::string place = view::position_label(trace, playback.order(), playback.shown_position(), language);
-  text_fitted(place + "   " + frame.op_label);
-  ImGui::PopFont();
+  const std::string headline = place + "   " + frame.op_label;
+  if (ImGui::CalcTextSize(headline.c_str()).x <= ImGui::GetContentRegionAvail().x) {
+    ImGui::TextUnformatted(headline.c_str());
+    ImGui::PopFont();
+  } else {
+    // A narrow window: the op and its operands (the mask last) on a line of
+    // their own in the body font, rather than cut off after the place.
+    text_fitted(place);
+    ImGui::PopFont();
+    text_fitted(frame.op_label);
+  }
   draw_lesson_caption(ImGui::GetFontSize(), false);  // lesson_player.cpp: the slide's caption, if one is shown
 
   const float legend_h = ImGui::GetFrameHeightWithSpacing();
