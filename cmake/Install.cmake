@@ -76,6 +76,38 @@ file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/install-kit/kit.json CONTENT "{
 ")
 install(FILES ${PROJECT_BINARY_DIR}/install-kit/kit.json DESTINATION ${warpviz_kit_dest})
 
+# The GPU's kit, in builds with CUDA (as kernels/CMakeLists.txt's, but with the
+# installed headers): without it an installed warpviz-cli ran users' files on
+# the emulator only. nvcc takes a library by a plain .a or .so name only, so a
+# shared Boost.Context gets a copy named libboost_context.so; the program then
+# loads the versioned file installed above by its soname, through the rpath.
+if(WARPVIZ_HAVE_CUDA)
+  get_directory_property(WARPVIZ_USER_CUDA_FLAGS DIRECTORY ${PROJECT_SOURCE_DIR}/kernels DEFINITION WARPVIZ_USER_CUDA_FLAGS)
+  string(REPLACE ";" "\", \"" warpviz_kit_cuda_flags_json "${WARPVIZ_USER_CUDA_FLAGS}")
+  if(WARPVIZ_BOOST_CONTEXT_ARCHIVE)
+    set(warpviz_cuda_boost_context ${warpviz_kit_lib}/$<PATH:GET_FILENAME,${warpviz_boost_context}>)
+  else()
+    install(FILES ${warpviz_boost_context} DESTINATION ${warpviz_lib_dest} RENAME libboost_context.so)
+    set(warpviz_cuda_boost_context ${warpviz_kit_lib}/libboost_context.so)
+  endif()
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/kernels/user/shim_cuda DESTINATION ${warpviz_kit_dest})
+  file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/install-kit/kit_cuda.json CONTENT "{
+  \"compiler\": \"${CMAKE_CUDA_COMPILER}\",
+  \"compile_flags\": [\"${warpviz_kit_cuda_flags_json}\"],
+  \"include_dirs\": [\"shim_cuda\", \"../../../include\"],
+  \"prelude\": \"../../../include/warpviz/user_prelude_cuda.cuh\",
+  \"link_inputs\": [\"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_user_common>\", \"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_core>\", \"${warpviz_cuda_boost_context}\"],
+  \"link_flags\": [\"-arch=native\"],
+  \"rpath_args\": [\"-Xlinker\", \"-rpath,{}\"],
+  \"rpath_dirs\": [\"${warpviz_kit_lib}\"],
+  \"unit_suffix\": \".cu\",
+  \"user_include_flag\": \"-I\",
+  \"host_rewrite\": false
+}
+")
+  install(FILES ${PROJECT_BINARY_DIR}/install-kit/kit_cuda.json DESTINATION ${warpviz_kit_dest})
+endif()
+
 # --- the testing API ----------------------------------------------------------
 # find_package(warpviz) in a course's CMake project (examples/grading builds
 # that way against an install) gives warpviz::testing.
