@@ -22,6 +22,7 @@
 #include <sstream>
 
 #include "child_process.h"
+#include "warpviz/program_cache.h"
 #include "warpviz/trace_io.h"
 #include "warpviz/user_source.h"
 #include "warpviz/version.h"
@@ -395,6 +396,7 @@ Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const Run
   if (fs::is_regular_file(b.program, ec)) {
     timing.cached = true;
     b.ok = true;
+    mark_cache_entry_used(dir);
     return b;
   }
   // Built in a folder of its own, renamed into place whole.
@@ -447,6 +449,8 @@ Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const Run
   fs::rename(work, dir, ec);
   if (ec) fs::remove_all(work, ec);  // another process built the same key first
   b.ok = fs::is_regular_file(b.program, ec);
+  // Each save of a file being edited adds a program: keep the cache to its budget.
+  if (b.ok) prune_program_cache(dir.parent_path(), program_cache_budget_bytes(), dir);
   return b;
 }
 
