@@ -107,6 +107,13 @@ struct StepFacts {
   uint64_t in = 0, out = 0;
   int src = -1;
   bool ok = false;
+  // Which facts may differ between the lanes of a step, and so need a vote.
+  // Only a shuffle's b may (srcLane = lane ^ 1); it comes from a 32-bit
+  // operand, so its low word decides. A watch's b is its name, a constant of
+  // the one call site every lane of the step runs (the recording code holds
+  // convergent operations, which the compiler never merges across sites).
+  bool b_may_differ = false;
+  bool ok_in_every_lane = false;  // ok is true wherever the op ran: no ballot
   uint32_t addr = 0;   // shared-memory steps: byte offset from the array
   uint8_t bytes = 0;   // shared-memory steps: access width (0: not a shared step)
 };
@@ -135,14 +142,17 @@ __device__ inline void record_step(int32_t slot, const StepFacts& f) {
   const DeviceRecorder& r = warpviz_recorder;
   const unsigned active = __activemask();
   const uint32_t lane = lane_id();
-  // Nearly always every converged lane passed the same mask: a shuffle and a
-  // vote say so in ~50 cycles, where match.any takes ~370 on an H200 (bench
-  // latency); match.any runs only when the masks differ.
+  // Nearly always every converged lane passed the mask of exactly the lanes
+  // converged here: one vote says so, and they are one step. Otherwise
+  // (tiles: each passes its own lanes) match.any groups them, ~370 cycles on
+  // an H200 (bench latency). The recording code runs in every recorded warp
+  // at the end of a bandwidth-bound kernel, all at once, where each shuffle
+  // and vote it saves is time on the SM's shared shuffle unit.
   const int first = __ffs(active) - 1;
-  const unsigned first_mask = __shfl_sync(active, f.mask, first);
-  const unsigned group = __all_sync(active, f.mask == first_mask) ? active : __match_any_sync(active, f.mask);
+  const bool one_group = __all_sync(active, f.mask == active);
+  const unsigned group = one_group ? active : __match_any_sync(active, f.mask);
   const int group_leader = __ffs(group) - 1;
-  const unsigned leaders = __ballot_sync(active, int(lane) == group_leader);
+  const unsigned leaders = one_group ? 1u << first : __ballot_sync(active, int(lane) == group_leader);
   // The first lane takes a slot for every group; groups take them in lane
   // order, which is the order the emulator completes them in.
   uint32_t base = 0;
@@ -160,14 +170,14 @@ __device__ inline void record_step(int32_t slot, const StepFacts& f) {
   const uint32_t seq = base + uint32_t(__popc(leaders & ((1u << group_leader) - 1u)));
   if (seq >= r.steps_per_warp) return;  // full: the host sees the count and reports overflow
 
-  // b is a register: lanes may pass different srcLane values (lane ^ 1, say).
-  // Compared with the leader's b by two shuffles and a vote (match.all costs
-  // as much as match.any).
-  const uint64_t b_bits = uint64_t(f.b);
-  const uint32_t leader_b_low = __shfl_sync(group, uint32_t(b_bits), group_leader);
-  const uint32_t leader_b_high = __shfl_sync(group, uint32_t(b_bits >> 32), group_leader);
-  const bool same_b =
-      __all_sync(group, leader_b_low == uint32_t(b_bits) && leader_b_high == uint32_t(b_bits >> 32));
+  // A shuffle's b is a register: lanes may pass different srcLane values
+  // (lane ^ 1, say). Compared with the leader's by a shuffle and a vote
+  // (match.all costs as much as match.any).
+  bool same_b = true;
+  if (f.b_may_differ) {
+    const uint32_t leader_b = __shfl_sync(group, uint32_t(f.b), group_leader);
+    same_b = __all_sync(group, leader_b == uint32_t(f.b));
+  }
   // What is one bit per lane travels in the header as ballots of the group:
   // the predicate, and for a shuffle the source lane the hardware reported
   // (0..31 whenever the read is defined; the host marks the others).
@@ -180,7 +190,7 @@ __device__ inline void record_step(int32_t slot, const StepFacts& f) {
     const rules::ShflSelection rule = rules::shfl_select(f.op, int(lane), uint32_t(f.b), f.c);
     src_by_rule = __all_sync(group, rule.src == f.src && rule.in_range == f.ok);
   }
-  const unsigned ok = src_by_rule ? 0u : __ballot_sync(group, f.ok);
+  const unsigned ok = src_by_rule ? 0u : f.ok_in_every_lane ? group : __ballot_sync(group, f.ok);
   uint32_t src_bits[5] = {0, 0, 0, 0, 0};
   if (shuffle && !src_by_rule)
     for (int bit = 0; bit < 5; ++bit) src_bits[bit] = __ballot_sync(group, (f.src >> bit) & 1);
@@ -281,6 +291,7 @@ __device__ inline StepFacts shuffle_facts(Op op, uint32_t line, unsigned mask, i
   f.src = int(ptx_shfl(op, lane_id(), uint32_t(b), c, mask, &p));
   f.ok = p != 0;
   f.b = b;
+  f.b_may_differ = true;
   f.c = c;
   return f;
 }
@@ -425,7 +436,7 @@ __device__ void watch(uint32_t line, const OpArgs& name, const T& value) {
   f.width = name.width;
   f.c = name.c;
   f.in = f.out = DeviceBits<W>::to_bits(W(value));
-  f.ok = true;
+  f.ok = f.ok_in_every_lane = true;
   record_step(slot, f);
 }
 
@@ -507,7 +518,7 @@ __device__ void record_shared(Op op, uint32_t line, unsigned mask, const A& arra
     f.out = bits;
   else
     f.in = bits;
-  f.ok = true;
+  f.ok = f.ok_in_every_lane = true;
   record_step(slot, f);
 }
 
