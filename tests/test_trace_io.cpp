@@ -1151,6 +1151,17 @@ TEST_CASE("load_trace: a file big enough for the page-faulting thread reads back
   cut.resize(cut.size() * 3 / 4);
   std::ofstream(dir.file("cut.wvt"), std::ios::binary) << cut;
   CHECK(error_of([&] { load_trace(dir.file("cut.wvt")); }).rfind(dir.file("cut.wvt") + ": truncated (", 0) == 0);
+  // load_trace hashes a big file's body as it reads it: a byte flipped in the
+  // first chunk, in the middle, in the last byte of the body, or in the stored
+  // checksum is still the checksum's mismatch.
+  const std::string intact = read_file(wvt);
+  for (const size_t at : {size_t(100), intact.size() / 2, intact.size() - 9, intact.size() - 1}) {
+    INFO("flipped byte " << at << " of " << intact.size());
+    std::string flipped = intact;
+    flipped[at] ^= 0x10;
+    std::ofstream(dir.file("flipped.wvt"), std::ios::binary | std::ios::trunc) << flipped;
+    CHECK(error_of([&] { load_trace(dir.file("flipped.wvt")); }) == dir.file("flipped.wvt") + ": corrupt (checksum mismatch)");
+  }
 }
 
 TEST_CASE("save_trace/load_trace: form by extension, content sniffed on load", "[trace][io][files]") {
@@ -1814,7 +1825,7 @@ TEST_CASE("older trace files still read: the shipped version 1 and 2 files, a ve
   // Traces written before watch steps: warp_sum as first shipped (version 1,
   // tests/fixtures/old_traces/) and a bank trace still shipped at version 2.
   const std::string root = std::string(WARPVIZ_SOURCE_DIR);
-  for (const std::string name : {root + "/tests/fixtures/old_traces/warp_sum_v1.wvt",
+  for (const std::string& name : {root + "/tests/fixtures/old_traces/warp_sum_v1.wvt",
                                  root + "/assets/traces/bank_column_32.wvt"}) {
     INFO(name);
     const std::string file = read_file(name);

@@ -489,9 +489,14 @@ std::string slurp(std::istream& in, const std::string& name, uint64_t max_bytes)
 // shared machine). Joined before it goes away.
 class ChecksumCheck {
  public:
-  ChecksumCheck(uint32_t version, const uint8_t* data, size_t body_end, bool check)
+  ChecksumCheck(uint32_t version, const uint8_t* data, size_t body_end, bool check,
+                const std::optional<detail::BodyChecksum>& known)
       : data_(data), body_end_(body_end) {
     if (!check) return;
+    if (version >= kTraceBinaryXxh3Version && known && known->body_end == body_end) {
+      sum_ = known->xxh3;  // hashed as it was read
+      return;
+    }
     if (version < kTraceBinaryXxh3Version && body_end >= kThreadedBytes) {
       try {
         hasher_ = std::thread([this, version] { sum_ = body_checksum(version, data_, body_end_); });
@@ -524,7 +529,8 @@ Trace read_trace_binary(std::istream& in, const std::string& name_for_errors, ui
   return detail::read_trace_binary_bytes(slurp(in, name_for_errors, max_bytes), name_for_errors);
 }
 
-Trace detail::read_trace_binary_bytes(std::string&& bytes, const std::string& name) {
+Trace detail::read_trace_binary_bytes(std::string&& bytes, const std::string& name,
+                                      std::optional<BodyChecksum> known_checksum) {
   const uint8_t* data = reinterpret_cast<const uint8_t*>(bytes.data());
   const size_t size = bytes.size();
   if (size == 0) throw TraceFileError(name + ": empty file (not a warpviz trace)");
@@ -552,7 +558,7 @@ Trace detail::read_trace_binary_bytes(std::string&& bytes, const std::string& na
   // The checksum comes first: a damaged file is reported as such, whatever
   // else its damage makes the parse find. When it runs on a thread of its own
   // (ChecksumCheck), its verdict is still taken before the parse's.
-  ChecksumCheck checksum(version, data, body_end, !truncated);
+  ChecksumCheck checksum(version, data, body_end, !truncated, known_checksum);
   const auto mismatch = [&] { return TraceFileError(name + ": corrupt (checksum mismatch)"); };
   Trace trace;
   ByteReader r(data, kHeaderBytes, body_end, declared_body_end, name);

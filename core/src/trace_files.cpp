@@ -20,6 +20,8 @@
 #include <system_error>
 #include <vector>
 
+#include <xxhash.h>  // compiled in: CMake sets XXH_INLINE_ALL
+
 #include "trace_io_internal.h"
 #include "warpviz/file_write.h"
 #include "warpviz/trace_io.h"
@@ -75,6 +77,29 @@ bool holds_control_bytes(std::string_view bytes) {
   }
   return found;
 }
+
+// XXH3-64 of a file's bytes as they arrive, up to where its body ends. A file
+// that is not a version-4 trace, or whose size changed under the read, is
+// hashed again by the reader, which checks every case.
+class BodyHasher {
+ public:
+  static constexpr size_t kWorthIt = size_t(1) << 20;  // smaller files: hashed afterwards, as fast
+  BodyHasher() { XXH3_64bits_reset(&state_); }
+  void add_up_to(const std::string& data, size_t body_end) {
+    const size_t end = std::min(data.size(), body_end);
+    if (end <= hashed_) return;
+    XXH3_64bits_update(&state_, data.data() + hashed_, end - hashed_);
+    hashed_ = end;
+  }
+  std::optional<detail::BodyChecksum> checksum(size_t body_end) const {
+    if (hashed_ != body_end) return std::nullopt;
+    return detail::BodyChecksum{body_end, XXH3_64bits_digest(&state_)};
+  }
+
+ private:
+  XXH3_state_t state_;
+  size_t hashed_ = 0;
+};
 
 // Closes what it opened; standard input stays open.
 struct Fd {
@@ -154,6 +179,11 @@ Trace load_trace(const std::string& path, uint64_t max_bytes) {
 
   std::string data;
   std::optional<detail::PageFaulter> faulter;  // reset before data moves or goes
+  // A regular file's binary body (all but its last 8 bytes, the checksum) is
+  // hashed chunk by chunk as read() brings it in, while it is in the cache:
+  // one pass over the bytes fewer than hashing the whole afterwards.
+  std::optional<BodyHasher> hasher;
+  const size_t body_end = S_ISREG(st.st_mode) && st.st_size > 8 ? size_t(st.st_size) - 8 : 0;
   if (S_ISREG(st.st_mode)) {
     // The size is known: refuse before reading anything.
     if (uint64_t(st.st_size) > max_bytes) throw TraceFileError(too_large(name, max_bytes));
@@ -182,6 +212,10 @@ Trace load_trace(const std::string& path, uint64_t max_bytes) {
     if (data.size() > max_bytes) throw TraceFileError(too_large(name, max_bytes));
     if (form == Form::Undecided) form = sniff(data, false);
     if (form == Form::NotATrace) break;  // no need to read the rest
+    if (form == Form::Binary && body_end >= BodyHasher::kWorthIt) {
+      if (!hasher) hasher.emplace();
+      hasher->add_up_to(data, body_end);
+    }
     if (form == Form::Json && holds_control_bytes(std::string_view(data).substr(at))) {
       form = Form::NotATrace;
       break;
@@ -191,8 +225,11 @@ Trace load_trace(const std::string& path, uint64_t max_bytes) {
   if (data.empty()) throw TraceFileError(name + ": empty file (not a warpviz trace)");
   if (form == Form::Undecided) form = sniff(data, true);
 
-  if (form == Form::Binary)
-    return detail::read_trace_binary_bytes(std::move(data), name);
+  if (form == Form::Binary) {
+    std::optional<detail::BodyChecksum> known;
+    if (hasher && data.size() == size_t(st.st_size)) known = hasher->checksum(body_end);
+    return detail::read_trace_binary_bytes(std::move(data), name, known);
+  }
   if (form != Form::Json)
     throw TraceFileError(name + ": not a warpviz trace (neither the binary nor the JSON form)");
   size_t first = data.compare(0, 3, kUtf8Bom) == 0 ? 3 : 0;

@@ -37,7 +37,16 @@ std::vector<uint8_t> trace_binary_bytes(const Trace& trace);
 // Parses the binary form from bytes already read (load_trace reads once, sniffs,
 // then parses without a second read). The trace's steps keep the bytes
 // (TraceSteps::adopt): its steps are not copied out of them.
-Trace read_trace_binary_bytes(std::string&& bytes, const std::string& name);
+//
+// `known_checksum`: the XXH3-64 of the first `body_end` bytes, worked out by
+// the caller as it read them (load_trace hashes each chunk while it is still in
+// the cache); used when the file's body ends there, else the body is hashed here.
+struct BodyChecksum {
+  size_t body_end = 0;
+  uint64_t xxh3 = 0;
+};
+Trace read_trace_binary_bytes(std::string&& bytes, const std::string& name,
+                              std::optional<BodyChecksum> known_checksum = std::nullopt);
 
 // The two JSON readers behind trace_from_json (trace_json.cpp): the fast one
 // fills steps from SAX events and gives up (nullopt) wherever it is unsure;
