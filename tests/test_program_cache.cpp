@@ -104,7 +104,7 @@ TEST_CASE("program cache: a killed build's folder goes after an hour, a running 
   CHECK(fs::exists(running));
 }
 
-TEST_CASE("program cache: WARPVIZ_CACHE_MAX_MB sets the budget; nonsense keeps 1 GiB", "[user][cache]") {
+TEST_CASE("program cache: WARPVIZ_CACHE_MAX_MB sets the budget, nonsense keeps 1 GiB", "[user][cache]") {
   {
     EnvVar budget("WARPVIZ_CACHE_MAX_MB", "5");
     CHECK(program_cache_budget_bytes() == 5u << 20);

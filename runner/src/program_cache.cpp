@@ -83,6 +83,11 @@ CachePrune prune_program_cache(const fs::path& root, uint64_t max_bytes, const f
   for (const Entry& e : entries) {
     if (result.bytes_after <= max_bytes) break;
     if (fs::equivalent(e.path, keep, ec)) continue;
+    // Used since the listing (another run found it in the cache): it stays.
+    // A run that finds a program gone between its lookup and its start
+    // builds it again (user_file.cpp).
+    std::error_code time_ec;
+    if (fs::last_write_time(e.path, time_ec) != e.used || time_ec) continue;
     std::error_code remove_ec;
     fs::remove_all(e.path, remove_ec);
     if (remove_ec) continue;  // another process's folder, or no permission: leave it

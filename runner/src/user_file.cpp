@@ -613,7 +613,7 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
     run.message = unit.problem;
     return run;
   }
-  const Build build = compile(kit, src, unit, control, run.timing);
+  Build build = compile(kit, src, unit, control, run.timing);
   run.compiler_output = build.output;
   run.diagnostics = parse_diagnostics(build.output);
   if (build.cancelled) {
@@ -653,7 +653,16 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   argv.insert(argv.end(), request.program_args.begin(), request.program_args.end());
   if (control.on_status) control.on_status("running");
   t0 = Clock::now();
-  const ChildResult r = run_child(argv, opts);
+  ChildResult r = run_child(argv, opts);
+  if (!r.started && !fs::exists(build.program, ec)) {
+    // Another warpviz pruned the cache (or someone cleared it) between the
+    // lookup and the start: build it again, once.
+    build = compile(kit, src, unit, control, run.timing);
+    if (build.ok) {
+      argv[0] = build.program.string();
+      r = run_child(argv, opts);
+    }
+  }
   run.timing.run_ms = ms_since(t0);
   run.program_output = r.output;
   run.exit_code = r.exit_code;
