@@ -113,7 +113,8 @@ bool LayoutReport::write(const std::string& path, std::string* error) const {
   out += "  \"panel_title_glyphs_missing\": " + json_string(missing.c_str()) + ",\n";
   // Every character of the panels' inline strings (either language): any the
   // body font lacks shows as a box somewhere.
-  out += "  \"ui_glyphs_missing\": " + json_string(missing_glyphs(ImGui::GetFont(), app_source_characters()).c_str()) + ",\n";
+  const std::string ui_missing = missing_glyphs(ImGui::GetFont(), app_source_characters());
+  out += "  \"ui_glyphs_missing\": " + json_string(ui_missing.c_str()) + ",\n";
 
   // Panels: visible top-level windows (the menu bar counts as one).
   out += "  \"panels\": [";
