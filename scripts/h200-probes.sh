@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The probes of tests/h200_probes/, on a machine with an NVIDIA GPU: each .cu
+# built with plain nvcc -arch=sm_90 (its defaults, -fmad=true among them) and
+# run; its output is written to OUT_DIR/NAME.out, to be kept beside the probe
+# as the reference that the CPU emulator's run of the same file must equal.
+#
+#   scripts/h200-probes.sh OUT_DIR
+set -uo pipefail
+out=$(mkdir -p "${1:?output folder}" && cd "$1" && pwd)
+here=$(cd "$(dirname "$0")/.." && pwd)
+nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
+status=0
+for cu in "$here"/tests/h200_probes/*.cu; do
+  name=$(basename "$cu" .cu)
+  if ! "$nvcc" -arch=sm_90 "$cu" -o "/tmp/probe-$name" 2>"$out/$name.build.log"; then
+    echo "h200-probes: $name does not build (see $name.build.log)"; status=1; continue
+  fi
+  "/tmp/probe-$name" >"$out/$name.out" 2>&1
+  echo "h200-probes: $name exit $? ($(wc -l <"$out/$name.out") lines)"
+done
+exit $status
