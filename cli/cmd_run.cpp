@@ -45,7 +45,7 @@ std::vector<uint32_t> parse_index_list(const std::string& option, const std::str
   return list;
 }
 
-// Each shared-memory step with the bank model's cost (warp-semantics.md §4.2).
+// Each shared-memory step with the bank model's cost (docs/warp-rules.md#wavefronts).
 void print_shared_steps(const Trace& trace) {
   constexpr size_t kShown = 32;
   size_t count = 0;

@@ -4,7 +4,7 @@
  *
  * Shared memory is 32 banks of 4-byte words: bank = (byte address / 4) % 32.
  * One warp-wide access costs a wavefront per distinct word in its busiest
- * bank (warp-semantics.md §4.2). A column of tile[32][32] is 32 words 128
+ * bank (docs/warp-rules.md#wavefronts). A column of tile[32][32] is 32 words 128
  * bytes apart, all in one bank: 32 wavefronts. One word of padding per row,
  * tile[32][33], moves row r's column 0 to bank r: one wavefront.
  *

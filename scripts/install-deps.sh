@@ -16,6 +16,7 @@ packages=(
   libgl1-mesa-dri        # Mesa's software GL, so Xvfb offers GLX / OpenGL 3.3
   libegl-dev             # warpviz --offscreen: a headless GL context through EGL (Mesa's or a GPU driver's)
   ffmpeg                 # --export OUT.mp4/.webm/.gif, and ffprobe for its tests
+  librsvg2-bin           # rsvg-convert: the SVG export test renders each op's SVG (Chromium, when present, too)
   clang libclang-rt-14-dev  # the libFuzzer targets (tests/fuzz, scripts/fuzz.sh)
 )
 

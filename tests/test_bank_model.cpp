@@ -1,9 +1,9 @@
-// The shared-memory wavefront model against warp-semantics.md §4.2.
+// The shared-memory wavefront model against docs/warp-rules.md#wavefronts.
 //
 // Sections:
 //   fixtures        an access from a per-lane address formula
-//   §4.2 table      every measured row, written from the row's pattern
-//   §7 cases        34 (no cross-half pairing), 35 (LDS.128 / STS.128 at one address)
+//   wavefront table  every measured row of docs/warp-rules.md#wavefronts, written from the row's pattern
+//   cases            34 and 35 of docs/warp-rules.md#cases: (no cross-half pairing), 35 (LDS.128 / STS.128 at one address)
 //   own patterns    8/16-bit, tiles, strides, swizzle, masks, pairing, errors
 //   trace steps     shared_access_of, shared_totals
 #include <catch2/catch.hpp>
@@ -55,7 +55,7 @@ Cost cost(const SharedAccess& a) {
   return {b.wavefronts, b.conflicts};
 }
 
-// The two LDS.64 half-warp discriminator of §7 case 34: the 8-lane blocks
+// The two LDS.64 half-warp discriminator of case 34 of docs/warp-rules.md#cases: the 8-lane blocks
 // [0,16,8,24][l>>3] (in 8-byte units) put lanes 0-7 and 8-15 on banks 0-15 and
 // lanes 16-31 on banks 16-31. Regrouped as {0-7,16-23} and {8-15,24-31} it would
 // be conflict-free.
@@ -76,9 +76,9 @@ uint32_t quarter_warp_discriminator(uint32_t l) {
 
 }  // namespace
 
-// ---- §4.2 table -------------------------------------------------------------------
+// ---- wavefront table (docs/warp-rules.md#wavefronts) ---------------------------------------------------
 
-TEST_CASE("§4.2 table, LDS.32: strides, broadcast, two words of one bank", "[bank][table]") {
+TEST_CASE("wavefront table, LDS.32: strides, broadcast, two words of one bank", "[bank][table]") {
   CHECK(cost(load(4, [](uint32_t l) { return 4 * l; })) == Cost{1, 0});
   CHECK(cost(load(4, [](uint32_t l) { return 8 * l; })) == Cost{2, 1});
   CHECK(cost(load(4, [](uint32_t l) { return 12 * l; })) == Cost{1, 0});
@@ -87,14 +87,14 @@ TEST_CASE("§4.2 table, LDS.32: strides, broadcast, two words of one bank", "[ba
   CHECK(cost(load(4, [](uint32_t l) { return (l & 1) * 128; })) == Cost{2, 1});
 }
 
-TEST_CASE("§4.2 table, LDS.32 with partial masks: only active lanes count", "[bank][table]") {
+TEST_CASE("wavefront table, LDS.32 with partial masks: only active lanes count", "[bank][table]") {
   // 128l with 8 lanes: 8 distinct words of bank 0.
   CHECK(cost(load(4, [](uint32_t l) { return 128 * l; }, 0x000000ffu)) == Cost{8, 7});
   // 8l with 16 lanes: words 0, 2, ..., 30 lie in 16 different banks.
   CHECK(cost(load(4, [](uint32_t l) { return 8 * l; }, 0x0000ffffu)) == Cost{1, 0});
 }
 
-TEST_CASE("§4.2 table, LDS.64: half-warp phases and pairing", "[bank][table]") {
+TEST_CASE("wavefront table, LDS.64: half-warp phases and pairing", "[bank][table]") {
   CHECK(cost(load(8, [](uint32_t l) { return 8 * l; })) == Cost{2, 0});
   CHECK(cost(load(8, [](uint32_t l) { return 16 * l; })) == Cost{4, 2});
   CHECK(cost(load(8, half_warp_discriminator)) == Cost{4, 2});
@@ -103,7 +103,7 @@ TEST_CASE("§4.2 table, LDS.64: half-warp phases and pairing", "[bank][table]") 
   CHECK(cost(load(8, [](uint32_t l) { return (l & 15) * 8; })) == Cost{2, 0});
 }
 
-TEST_CASE("§4.2 table, LDS.128: quarter-warp phases and pairing", "[bank][table]") {
+TEST_CASE("wavefront table, LDS.128: quarter-warp phases and pairing", "[bank][table]") {
   CHECK(cost(load(16, [](uint32_t l) { return 16 * l; })) == Cost{4, 0});
   CHECK(cost(load(16, [](uint32_t l) { return 32 * l; })) == Cost{8, 4});
   CHECK(cost(load(16, quarter_warp_discriminator)) == Cost{8, 4});
@@ -113,7 +113,7 @@ TEST_CASE("§4.2 table, LDS.128: quarter-warp phases and pairing", "[bank][table
   CHECK(cost(load(16, [](uint32_t l) { return (l & 7) * 16; })) == Cost{4, 0});
 }
 
-TEST_CASE("§4.2 table, STS.32 and STS.128: stores cost like loads but never pair", "[bank][table]") {
+TEST_CASE("wavefront table, STS.32 and STS.128: stores cost like loads but never pair", "[bank][table]") {
   CHECK(cost(store(4, [](uint32_t l) { return 4 * l; })) == Cost{1, 0});
   CHECK(cost(store(4, [](uint32_t l) { return 8 * l; })) == Cost{2, 1});
   CHECK(cost(store(4, [](uint32_t l) { return 128 * l; })) == Cost{32, 31});
@@ -122,9 +122,9 @@ TEST_CASE("§4.2 table, STS.32 and STS.128: stores cost like loads but never pai
   CHECK(cost(store(16, [](uint32_t) { return 0u; })) == Cost{4, 0});
 }
 
-// ---- §7 cases ---------------------------------------------------------------------
+// ---- cases ---------------------------------------------------------------------
 
-TEST_CASE("§7 case 34: LDS.64 half-warp discriminator, no cross-half pairing", "[bank][cases]") {
+TEST_CASE("case 34: LDS.64 half-warp discriminator, no cross-half pairing", "[bank][cases]") {
   const BankAnalysis b = analyze_shared_access(load(8, half_warp_discriminator));
   CHECK(b.wavefronts == 4);
   CHECK(b.conflicts == 2);
@@ -138,7 +138,7 @@ TEST_CASE("§7 case 34: LDS.64 half-warp discriminator, no cross-half pairing", 
   CHECK(b.phases[1].words_per_bank[16] == 2);
 }
 
-TEST_CASE("§7 case 35: LDS.128 at one address pairs (2 wf), STS.128 does not (4 wf)", "[bank][cases]") {
+TEST_CASE("case 35: LDS.128 at one address pairs (2 wf), STS.128 does not (4 wf)", "[bank][cases]") {
   const BankAnalysis ld = analyze_shared_access(load(16, [](uint32_t) { return 0u; }));
   CHECK(ld.wavefronts == 2);
   CHECK(ld.conflicts == 0);
@@ -265,7 +265,7 @@ TEST_CASE("LDS.128 pairs widen quarter-warps to half-warps, the conflicts follow
 }
 
 TEST_CASE("pairing with an inactive partner: read conservatively, no pairing", "[bank][pairing]") {
-  // §8: unconfirmed. Lane 0 active and lane 1 not breaks both n^1 and n^2 forms.
+  // docs/warp-rules.md#wavefronts: unconfirmed. Lane 0 active and lane 1 not breaks both n^1 and n^2 forms.
   const BankAnalysis ld64 = analyze_shared_access(load(8, [](uint32_t) { return 0u; }, ~0x2u));
   CHECK_FALSE(ld64.paired);
   CHECK(ld64.wavefronts == 2);  // two half-warps instead of one warp

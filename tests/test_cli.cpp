@@ -118,7 +118,7 @@ TEST_CASE("run test_shuffle --json: 2.0 in lane 0, 10.0 in lane 5, and the seed'
   CHECK(summary.out.find("the sm_90 rules give: 2") != std::string::npos);
 }
 
-TEST_CASE("§7 shuffle cases through the CLI playground", "[cli][semantics]") {
+TEST_CASE("measured shuffle cases through the CLI playground", "[cli][semantics]") {
   // Case 13, width 12, with its note.
   const CommandResult w12 = cli("run shfl --set op=idx --set arg=5 --set width=12");
   CHECK(w12.exit_code == 0);

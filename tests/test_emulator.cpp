@@ -232,7 +232,7 @@ TEST_CASE("a shared store and load are one step each, addressed from the array",
 }
 
 TEST_CASE("a same-word store race: the lowest lane's value survives", "[emulator][shared]") {
-  // warp-semantics.md §4.1: the H200 kept the lowest-numbered lane's store.
+  // docs/warp-rules.md#store-races: the H200 kept the lowest-numbered lane's store.
   std::vector<int> out(32, -1);
   const Trace t = launch(Dim3{1}, Dim3{32}, [&] {
     __shared__ __align__(128) int words[64];

@@ -628,7 +628,7 @@ TEST_CASE("gpu matches cpu: shfl sweep of op x width x arg", "[gpu][shfl]") {
 }
 
 TEST_CASE("gpu matches cpu: shfl with partial masks", "[gpu][shfl]") {
-  // Only the mask's lanes run; reads from lanes outside it are undefined (§1.5)
+  // Only the mask's lanes run; reads from lanes outside it are undefined (docs/warp-rules.md#inactive-sources)
   // and must be marked so on both backends.
   Sweep sweep("shfl");
   for (const char* mask : {"0x0000ffff", "0xffff0000", "0x55555555"})
@@ -676,7 +676,7 @@ TEST_CASE("gpu matches cpu: shfl with lanes outside their own mask", "[gpu][shfl
 // ---------------------------------------------------------------------------
 
 // Addresses, widths, values and the tile afterwards must agree, and so must
-// which lanes ran: a store race is won by the lowest lane on the H200 (§4.1),
+// which lanes ran: a store race is won by the lowest lane on the H200 (docs/warp-rules.md#store-races),
 // which the emulator follows.
 TEST_CASE("gpu matches cpu: bank patterns x elem x cols x op x active", "[gpu][bank]") {
   Sweep sweep("bank");

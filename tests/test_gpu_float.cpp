@@ -1,5 +1,5 @@
-// GpuFloat / GpuDouble against the sm_90 float results of warp-semantics.md §5
-// and §7 (cases 28, 32, 33).
+// GpuFloat / GpuDouble against the sm_90 float results of docs/warp-rules.md#floats
+// and docs/warp-rules.md#cases (cases 28, 32, 33).
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -57,7 +57,7 @@ TEST_CASE("kernel-style code compiles and computes with GpuFloat", "[float]") {
   CHECK(kernel_like(in_g, 4, false).value() == kernel_like(in_f, 4, false));
 }
 
-TEST_CASE("§5 add: round to nearest even and signed zeros", "[float][add]") {
+TEST_CASE("floats, add: round to nearest even and signed zeros", "[float][add]") {
   CHECK((f32(0x4b800000u) + GpuFloat(1)).bits() == 0x4b800000u);  // 2^24 + 1 = 2^24 (tie, even)
   CHECK((f32(0x4b800000u) + GpuFloat(3)).bits() == 0x4b800002u);  // 2^24 + 3 = 2^24 + 4
   CHECK((GpuFloat(1) + f32(0x33800000u)).bits() == 0x3f800000u);  // 1 + 2^-24 = 1
@@ -72,7 +72,7 @@ TEST_CASE("§5 add: round to nearest even and signed zeros", "[float][add]") {
   CHECK(warpviz::__fsub_rn(GpuFloat(1), f32(0x33800000u)).bits() == 0x3f7fffffu);
 }
 
-TEST_CASE("§5: every f32 NaN result is the canonical 0x7fffffff", "[float][nan]") {
+TEST_CASE("floats: every f32 NaN result is the canonical 0x7fffffff", "[float][nan]") {
   const GpuFloat one = 1.0f;
   CHECK((f32(0x7fc00000u) + one).bits() == kCanonicalNan);               // NaN + 1
   CHECK((one + f32(0x7fc00123u)).bits() == kCanonicalNan);               // case 32: 1.f + NaN
@@ -197,7 +197,7 @@ TEST_CASE("fabsf and unary minus", "[float]") {
   CHECK(v.bits() == GpuFloat(2).bits());
 }
 
-TEST_CASE("§5 order matters: float warp sums of the F01 inputs", "[float][reduce]") {
+TEST_CASE("floats, order matters: float warp sums of the F01 inputs", "[float][reduce]") {
   GpuFloat input[32];
   for (int lane = 0; lane < 32; ++lane) input[lane] = lane & 1 ? 1.0f : 0.3f;
   input[0] = 1e8f;
@@ -241,7 +241,7 @@ TEST_CASE("f64 add and signed zeros", "[double][add]") {
   CHECK((GpuDouble(0.5) + 0.25).value() == 0.75);
 }
 
-TEST_CASE("§5: f64 NaN payloads propagate", "[double][nan]") {
+TEST_CASE("floats: f64 NaN payloads propagate", "[double][nan]") {
   const GpuDouble one = 1.0;
   CHECK((f64(0x7ff8000000000123ull) + one).bits() == 0x7ff8000000000123ull);
   CHECK((one + f64(0x7ff8000000000123ull)).bits() == 0x7ff8000000000123ull);

@@ -1,5 +1,5 @@
 // Every built-in scenario run on the CPU emulator: the steps and per-lane values
-// a student would check by hand, and the §7 cases of warp-semantics.md that go
+// a student would check by hand, and the measured cases of docs/warp-rules.md#cases that go
 // through a scenario. Expected values come from the semantics doc (measured on
 // an H200) or from small independent reference loops written here.
 #include <algorithm>
@@ -141,7 +141,7 @@ TEST_CASE("warp_sum over lane ids: offsets 16..1, sources, partial sums", "[scen
   const auto& out = out_bits(t);
   REQUIRE(out.size() == 32);
   CHECK(as_f32(out[0]) == 496.0f);
-  // §7 case 27 (f32 here): lane l ends at 496 + 16 l.
+  // case 27 of docs/warp-rules.md#cases (f32 here): lane l ends at 496 + 16 l.
   for (int lane = 0; lane < 32; ++lane) CHECK(out[lane] == f32_bits(float(496 + 16 * lane)));
 }
 
@@ -232,7 +232,7 @@ TEST_CASE("the built-in reductions watch their running value", "[scenario][watch
     CHECK(rec.steps().watch("val").nth(4).step().lanes[lane].out == out_bits(max)[size_t(lane)]);
 }
 
-TEST_CASE("warp_sum i32 and warp_sum_xor: §7 case 27", "[scenario][warp_sum][semantics]") {
+TEST_CASE("warp_sum i32 and warp_sum_xor: case 27", "[scenario][warp_sum][semantics]") {
   const auto down = out_ints(run("warp_sum", {{"dtype", "i32"}}));
   for (int lane = 0; lane < 32; ++lane) CHECK(down[lane] == 496 + 16 * lane);
   const Recording x = record_scenario("warp_sum_xor", {{"dtype", "i32"}});
@@ -247,7 +247,7 @@ TEST_CASE("warp_sum i32 and warp_sum_xor: §7 case 27", "[scenario][warp_sum][se
   for (int v : x.output("out").as<int>()) CHECK(v == 496);
 }
 
-TEST_CASE("float reduction order: §5 example and §7 case 28", "[scenario][warp_sum][float][semantics]") {
+TEST_CASE("float reduction order: the 1e8 example and case 28", "[scenario][warp_sum][float][semantics]") {
   std::vector<std::string> items;
   for (int lane = 0; lane < 32; ++lane)
     items.push_back(lane == 0 ? "1e8" : lane == 17 ? "-1e8" : (lane % 2) ? "1" : "0.3");
@@ -409,7 +409,7 @@ TEST_CASE("vote: ballot, any, all, ffs - 1 and popc of value > 0", "[scenario][v
   CHECK(t.steps[2].op == Op::Ballot);
 }
 
-TEST_CASE("vote: §7 case 21", "[scenario][vote][semantics]") {
+TEST_CASE("vote: case 21", "[scenario][vote][semantics]") {
   std::vector<std::string> thirds, raw;
   for (int lane = 0; lane < 32; ++lane) {
     thirds.push_back(lane % 3 == 0 ? "1" : "0");
@@ -470,7 +470,7 @@ TEST_CASE("cg_reduce: tile shfl_down, xor butterfly for floats, redux for ints",
   for (int64_t v : out_ints(i)) CHECK(v == 496);
 }
 
-TEST_CASE("cg_reduce with cg::less: §7 case 29, non-uniform lanes", "[scenario][cg][semantics]") {
+TEST_CASE("cg_reduce with cg::less: case 29, non-uniform lanes", "[scenario][cg][semantics]") {
   std::vector<std::string> bits;
   for (int lane = 0; lane < 32; ++lane) {
     std::string b;
@@ -496,7 +496,7 @@ TEST_CASE("cg_reduce with cg::less: §7 case 29, non-uniform lanes", "[scenario]
   }
 }
 
-TEST_CASE("cg_scan: §7 case 30, exclusive scans over tiles of 8", "[scenario][cg][semantics]") {
+TEST_CASE("cg_scan: case 30, exclusive scans over tiles of 8", "[scenario][cg][semantics]") {
   const Trace f = run("cg_scan", {{"tile", "8"}}, "random:4");
   const auto& in = resolve_scenario({"cg_scan", {{"tile", "8"}}, "random:4"}).input_bits;
   const auto& ex = out_bits(f);
@@ -518,7 +518,7 @@ TEST_CASE("cg_scan: §7 case 30, exclusive scans over tiles of 8", "[scenario][c
   }
 }
 
-TEST_CASE("coalesced: §7 case 31, odd lanes", "[scenario][cg][semantics]") {
+TEST_CASE("coalesced: case 31, odd lanes", "[scenario][cg][semantics]") {
   const Trace t = run("coalesced");
   const auto first = out_ints(t), down = out_ints(t, "shfl_down"), up = out_ints(t, "shfl_up"),
              rank = out_ints(t, "rank");
@@ -529,7 +529,7 @@ TEST_CASE("coalesced: §7 case 31, odd lanes", "[scenario][cg][semantics]") {
     CHECK(rank[lane] == lane / 2);
   }
   CHECK(t.steps[0].op == Op::ActiveMask);
-  CHECK(t.steps[0].lanes[1].out == 0xaaaaaaaau);  // §7 (c): __activemask() in an odd-lane branch
+  CHECK(t.steps[0].lanes[1].out == 0xaaaaaaaau);  // case (c) of docs/warp-rules.md#cases: __activemask() in an odd-lane branch
 }
 
 // ---------------------------------------------------------------------------
@@ -684,7 +684,7 @@ TEST_CASE("match: groups of equal values, match_all", "[scenario][match]") {
   CHECK(out_ints(same, "pred")[4] == 1);
 }
 
-TEST_CASE("match: §7 cases 22 and 23, bitwise comparison", "[scenario][match][semantics]") {
+TEST_CASE("match: cases 22 and 23, bitwise comparison", "[scenario][match][semantics]") {
   std::vector<std::string> zeros, nans, seven;
   for (int lane = 0; lane < 32; ++lane) {
     zeros.push_back(lane % 2 ? "0x80000000" : "0x00000000");
@@ -711,7 +711,7 @@ TEST_CASE("match: §7 cases 22 and 23, bitwise comparison", "[scenario][match][s
   CHECK(uint32_t(any64[0]) == 0x55555555u);
 }
 
-TEST_CASE("redux: §7 case 24 and a sub-mask", "[scenario][redux][semantics]") {
+TEST_CASE("redux: case 24 and a sub-mask", "[scenario][redux][semantics]") {
   const Trace wrap = run("redux", {}, "const:2147483647");
   CHECK(uint32_t(out_ints(wrap)[0]) == 0xffffffe0u);
   std::vector<std::string> centred;
@@ -734,7 +734,7 @@ TEST_CASE("redux: §7 case 24 and a sub-mask", "[scenario][redux][semantics]") {
   CHECK(out_ints(sub)[8] == 0);  // lane 8 is outside the mask and wrote nothing
 }
 
-TEST_CASE("bits: §7 cases 25 and 26", "[scenario][bits][semantics]") {
+TEST_CASE("bits: cases 25 and 26", "[scenario][bits][semantics]") {
   const Trace t = run("bits");
   const auto fns = out_ints(t, "fns");
   CHECK(fns[1] == 4);
@@ -753,10 +753,10 @@ TEST_CASE("bits: §7 cases 25 and 26", "[scenario][bits][semantics]") {
 }
 
 // ---------------------------------------------------------------------------
-// The shuffle playground: every §7 shuffle row through `shfl`
+// The shuffle playground: every measured shuffle row through `shfl`
 // ---------------------------------------------------------------------------
 
-TEST_CASE("shfl: §7 cases 1-15", "[scenario][shfl][semantics]") {
+TEST_CASE("shfl: cases 1-15", "[scenario][shfl][semantics]") {
   CHECK(shfl({{"op", "up"}, {"arg", "3"}, {"width", "8"}}) ==
         lanes({{0, 1, 2}, range(0, 4), {8, 9, 10}, range(8, 12), {16, 17, 18}, range(16, 20), {24, 25, 26}, range(24, 28)}));
   CHECK(shfl({{"op", "down"}, {"arg", "3"}, {"width", "8"}}) ==
@@ -774,7 +774,7 @@ TEST_CASE("shfl: §7 cases 1-15", "[scenario][shfl][semantics]") {
   for (const char* op : {"idx", "up", "down"})
     CHECK(shfl({{"op", op}, {"arg", "5"}, {"width", "1"}}) == range(0, 31));
   // Width 1 with xor: the formula only bounds j from above (as in case 3), so a
-  // lane whose partner is lower reads it. §1.4 says "width 1 reads itself";
+  // lane whose partner is lower reads it. docs/warp-rules.md#widths says "width 1 reads itself";
   // the formula, which reproduced every measured row, disagrees for xor.
   std::vector<int64_t> xor_w1;
   for (int lane = 0; lane < 32; ++lane) xor_w1.push_back((lane ^ 5) < lane ? (lane ^ 5) : lane);
@@ -787,7 +787,7 @@ TEST_CASE("shfl: §7 cases 1-15", "[scenario][shfl][semantics]") {
   CHECK(shfl({{"op", "idx"}, {"arg", "40"}, {"width", "64"}}) == repeat_each({8}, 32));
 }
 
-TEST_CASE("shfl: raw PTX c operands, §7 cases 16-18", "[scenario][shfl][semantics]") {
+TEST_CASE("shfl: raw PTX c operands, cases 16-18", "[scenario][shfl][semantics]") {
   const Trace t16 = run("shfl", {{"op", "up"}, {"arg", "1"}, {"c", "0x1f"}});
   CHECK(out_ints(t16) == range(0, 31));
   for (int64_t p : out_ints(t16, "in_range")) CHECK(p == 0);
@@ -800,7 +800,7 @@ TEST_CASE("shfl: raw PTX c operands, §7 cases 16-18", "[scenario][shfl][semanti
   CHECK(out_ints(t18, "in_range") == repeat_each({1, 0}, 16));
 }
 
-TEST_CASE("shfl: §7 case 19, a double keeps all 64 bits", "[scenario][shfl][semantics]") {
+TEST_CASE("shfl: case 19, a double keeps all 64 bits", "[scenario][shfl][semantics]") {
   std::string input = "bits:";
   for (int lane = 0; lane < 32; ++lane) {
     char buf[32];
@@ -817,7 +817,7 @@ TEST_CASE("shfl: §7 case 19, a double keeps all 64 bits", "[scenario][shfl][sem
 }
 
 TEST_CASE("shfl: reads from inactive lanes are undefined and marked", "[scenario][shfl][undefined]") {
-  // §1.5 / §7 (a): lanes 0-15 run shfl_down(0xffff, v, 8); lanes 8-15 read 16-23.
+  // docs/warp-rules.md#inactive-sources / case (a) of docs/warp-rules.md#cases: lanes 0-15 run shfl_down(0xffff, v, 8); lanes 8-15 read 16-23.
   const Trace t = run("shfl", {{"op", "down"}, {"arg", "8"}, {"mask", "0x0000ffff"}});
   const TraceStep& s = t.steps[0];
   for (int lane = 0; lane < 32; ++lane) {
@@ -1017,7 +1017,7 @@ TEST_CASE("bank: every pattern, width and tile addresses the pattern's element",
 }
 
 TEST_CASE("bank: the article's tiles cost what the hardware measured", "[scenario][bank]") {
-  // Worked out by hand from bank = (byte address / 4) % 32 and §4.2's phases
+  // Worked out by hand from bank = (byte address / 4) % 32 and the phases of docs/warp-rules.md#wavefronts
   // (half-warps for 8 bytes, quarter-warps for 16; loads of one address pair).
   struct Case {
     const char* pattern;
@@ -1036,13 +1036,13 @@ TEST_CASE("bank: the article's tiles cost what the hardware measured", "[scenari
       {"column", 8, 33, "load", 2, 0},      // 264 B apart: half a warp fills 32 banks
       {"row", 4, 32, "load", 1, 0},
       {"row", 1, 33, "load", 1, 0},         // 32 bytes: 8 words
-      {"row", 8, 32, "load", 2, 0},         // §4.2: 8l, 64-bit
-      {"row", 16, 32, "load", 4, 0},        // §4.2: 16l, 128-bit
+      {"row", 8, 32, "load", 2, 0},         // docs/warp-rules.md#wavefronts: 8l, 64-bit
+      {"row", 16, 32, "load", 4, 0},        // docs/warp-rules.md#wavefronts: 16l, 128-bit
       {"broadcast", 4, 32, "load", 1, 0},
       {"broadcast", 8, 32, "load", 1, 0},   // pairs: the whole warp is one phase
       {"broadcast", 16, 32, "load", 2, 0},
       {"broadcast", 16, 32, "store", 4, 0}, // stores are not paired
-      {"stride", 4, 32, "load", 2, 1},      // stride 2: §4.2's 8l
+      {"stride", 4, 32, "load", 2, 1},      // stride 2: 8l in docs/warp-rules.md#wavefronts
       {"xor-swizzle", 4, 32, "load", 1, 0}, // tile[l][l]: bank l
       {"xor-swizzle", 4, 33, "load", 2, 1}, // padding and swizzle together: word 34l, bank 2l, two lanes a bank
   };
@@ -1092,7 +1092,7 @@ TEST_CASE("bank: stores write the input; in a race the last phase's lowest lane 
 }
 
 TEST_CASE("bank: inactive lanes make no access and cost nothing", "[scenario][bank]") {
-  // §4.2's table: 128l with 8 lanes active costs 8; 8l with 16 lanes costs 1.
+  // docs/warp-rules.md#wavefronts' measured loads: 128l with 8 lanes active costs 8; 8l with 16 lanes costs 1.
   const Trace eight = run_bank("column", 4, 32, "load", {{"active", "0x000000ff"}});
   const BankAnalysis a = analyze_shared_access(shared_access_of(eight.steps[0]));
   CHECK(eight.steps[0].mask == 0x000000ffu);
@@ -1119,7 +1119,7 @@ TEST_CASE("bank: custom byte offsets give the model's counts", "[scenario][bank]
     uint32_t wavefronts, conflicts;
   };
   const std::vector<Case> cases = {
-      {addrs_of([](int l) { return 8 * l; }), 4, 2, 1},              // §4.2: 8l
+      {addrs_of([](int l) { return 8 * l; }), 4, 2, 1},              // docs/warp-rules.md#wavefronts: 8l
       {addrs_of([](int l) { return 12 * l; }), 4, 1, 0},             // 12l
       {addrs_of([](int l) { return (l & 1) * 128; }), 4, 2, 1},      // two words, one bank
       {addrs_of([](int l) { return 32 * l; }), 16, 8, 4},            // 128-bit 32l

@@ -981,7 +981,7 @@ TEST_CASE("JSON form: shared steps carry the bank model's wavefronts, conflicts 
   const auto j = nlohmann::ordered_json::parse(trace_to_json(t));
   const auto& store = j["steps"][5];
   // Step 5 stores 30 lanes at 8-byte stride: banks 0, 2, .., 30 each get two
-  // words (§4.2: stride 2 words costs 2 wavefronts, 1 conflict).
+  // words (docs/warp-rules.md#wavefronts: stride 2 words costs 2 wavefronts, 1 conflict).
   REQUIRE(store["wavefronts"] == 2);
   REQUIRE(store["conflicts"] == 1);
   const BankAnalysis model = analyze_shared_access(shared_access_of(t.steps[5]));

@@ -1,5 +1,5 @@
-// The warp rules against the hardware results of shared/docs/warp-semantics.md.
-// "Case N" is row N of the §7 table; unless a test says otherwise the mask is full,
+// The warp rules against the hardware results of docs/warp-rules.md.
+// "Case N" is row N of the docs/warp-rules.md#cases list; unless a test says otherwise the mask is full,
 // all 32 lanes are active, and each lane's value is its lane number.
 #include <bit>
 #include <catch2/catch.hpp>
@@ -98,14 +98,14 @@ void check_untouched_inactive(const TraceStep& step, uint32_t active) {
 }  // namespace
 
 TEST_CASE("shfl c operand is built as sm_30_intrinsics.hpp builds it", "[rules][shfl]") {
-  // §1.2: SASS for width 8 shows SHFL.DOWN 0x181f and SHFL.UP 0x1800.
+  // docs/warp-rules.md#shuffles: SASS for width 8 shows SHFL.DOWN 0x181f and SHFL.UP 0x1800.
   CHECK(rules::shfl_c_operand(Op::ShflDown, 8) == 0x181fu);
   CHECK(rules::shfl_c_operand(Op::ShflUp, 8) == 0x1800u);
   CHECK(rules::shfl_c_operand(Op::ShflIdx, 32) == 0x1fu);
   CHECK(rules::shfl_c_operand(Op::ShflXor, 32) == 0x1fu);
   CHECK(rules::shfl_c_operand(Op::ShflUp, 32) == 0u);
   CHECK(rules::shfl_c_operand(Op::ShflIdx, 1) == 0x1f1fu);
-  // §1.4: width 12 gives segmask 20; width 64 gives c[12:8] = 0.
+  // docs/warp-rules.md#widths: width 12 gives segmask 20; width 64 gives c[12:8] = 0.
   CHECK(((rules::shfl_c_operand(Op::ShflIdx, 12) >> 8) & 0x1f) == 20u);
   CHECK(((rules::shfl_c_operand(Op::ShflIdx, 64) >> 8) & 0x1f) == 0u);
 
@@ -137,7 +137,7 @@ TEST_CASE("case 2: shfl_down delta 3 width 8", "[rules][shfl]") {
   check_defined_shuffle(step);
 }
 
-TEST_CASE("case 3 / §1.4: shfl_xor laneMask 9 width 8 reaches the earlier segment only",
+TEST_CASE("case 3: shfl_xor laneMask 9 width 8 reaches the earlier segment only",
           "[rules][shfl]") {
   TraceStep step = run_shuffle(Op::ShflXor, 9, 8);
   CHECK(outs(step) == std::vector<uint64_t>{0,  1,  2,  3,  4,  5,  6,  7,  1,  0,  3,
@@ -156,7 +156,7 @@ TEST_CASE("case 4: shfl_xor 16 width 16: upper half reads lower half", "[rules][
   check_defined_shuffle(step);
 }
 
-TEST_CASE("cases 5, 6 / §1.4: srcLane 35 reads lane 3, srcLane -1 reads lane 31", "[rules][shfl]") {
+TEST_CASE("cases 5, 6: srcLane 35 reads lane 3, srcLane -1 reads lane 31", "[rules][shfl]") {
   TraceStep step35 = run_shuffle(Op::ShflIdx, 35, 32);
   CHECK(outs(step35) == runs({{3, 32}}));
   check_defined_shuffle(step35);
@@ -166,7 +166,7 @@ TEST_CASE("cases 5, 6 / §1.4: srcLane 35 reads lane 3, srcLane -1 reads lane 31
   for (int lane = 0; lane < kWarpSize; ++lane) CHECK(step_minus1.lanes[lane].ok());
 }
 
-TEST_CASE("case 7 / §1.4: shfl srcLane 10 width 8 gives 2, 10, 18, 26", "[rules][shfl]") {
+TEST_CASE("case 7: shfl srcLane 10 width 8 gives 2, 10, 18, 26", "[rules][shfl]") {
   TraceStep step = run_shuffle(Op::ShflIdx, 10, 8);
   CHECK(outs(step) == runs({{2, 8}, {10, 8}, {18, 8}, {26, 8}}));
   check_defined_shuffle(step);
@@ -202,7 +202,7 @@ TEST_CASE("case 10: up 32, xor 32 and width-1 shuffles are the identity", "[rule
         continue;
       }
       // The doc's "any shfl with width 1" does not hold for xor with a non-zero
-      // laneMask: by §1.3 (as in case 3) bfly checks only the upper bound, so a lane
+      // laneMask: by docs/warp-rules.md#lane-selection (as in case 3) bfly checks only the upper bound, so a lane
       // reads L ^ b whenever that is an earlier lane. The formula is what matched HW.
       for (int lane = 0; lane < kWarpSize; ++lane) {
         const int partner = lane ^ int(b & 31);
@@ -212,7 +212,7 @@ TEST_CASE("case 10: up 32, xor 32 and width-1 shuffles are the identity", "[rule
   }
 }
 
-TEST_CASE("case 11 / §1.4: shfl_up delta 0xffffffff acts as delta 31", "[rules][shfl]") {
+TEST_CASE("case 11: shfl_up delta 0xffffffff acts as delta 31", "[rules][shfl]") {
   std::vector<uint64_t> expected = identity();
   expected[31] = 0;
   for (int64_t b : {int64_t{0xffffffff}, int64_t{-1}}) {
@@ -236,7 +236,7 @@ TEST_CASE("case 12: shfl_down delta 1 width 16", "[rules][shfl]") {
   check_defined_shuffle(step);
 }
 
-TEST_CASE("case 13 / §1.4: invalid width 12 follows the formula", "[rules][shfl]") {
+TEST_CASE("case 13: invalid width 12 follows the formula", "[rules][shfl]") {
   TraceStep step = run_shuffle(Op::ShflIdx, 5, 12);
   CHECK(outs(step) == runs({{1, 4}, {5, 4}, {1, 4}, {5, 4}, {17, 4}, {21, 4}, {17, 4}, {21, 4}}));
   check_defined_shuffle(step);
@@ -250,7 +250,7 @@ TEST_CASE("case 14: shfl_down delta 3 width 12", "[rules][shfl]") {
   check_defined_shuffle(step);
 }
 
-TEST_CASE("case 15 / §1.4: width 64 acts like 32, srcLane 40 reads lane 8", "[rules][shfl]") {
+TEST_CASE("case 15: width 64 acts like 32, srcLane 40 reads lane 8", "[rules][shfl]") {
   TraceStep step = run_shuffle(Op::ShflIdx, 40, 64);
   CHECK(outs(step) == runs({{8, 32}}));
   check_defined_shuffle(step);
@@ -322,7 +322,7 @@ TEST_CASE("case 19: 64-bit shfl_down copies all 64 bits", "[rules][shfl]") {
 }
 
 TEST_CASE("case 20: half / bf16 values duplicated into a b32 shuffle", "[rules][shfl]") {
-  // §1.2: the 16-bit value fills both halves, the low half of the result is returned.
+  // docs/warp-rules.md#shuffles: the 16-bit value fills both halves, the low half of the result is returned.
   auto pair = [](uint64_t h) { return (h << 16) | h; };
   TraceStep half = make_step(Op::ShflXor, DType::U32, kFull,
                              [&](int lane) { return pair(0x3c00u + unsigned(lane)); });
@@ -341,7 +341,7 @@ TEST_CASE("case 20: half / bf16 values duplicated into a b32 shuffle", "[rules][
   }
 }
 
-TEST_CASE("§1.5: a source outside the active lanes is undefined and reads 0",
+TEST_CASE("inactive sources: a source outside the active lanes is undefined and reads 0",
           "[rules][shfl][undefined]") {
   // Lanes 0-15 run __shfl_down_sync(0xffff, v, 8); lanes 16-23 branched away.
   const uint32_t active = 0x0000ffffu;

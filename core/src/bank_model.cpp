@@ -1,4 +1,4 @@
-// The sm_90 shared-memory wavefront model: warp-semantics.md §4.2, rule by rule.
+// The sm_90 shared-memory wavefront model: docs/warp-rules.md#wavefronts, rule by rule.
 //
 // Sections:
 //   words           which 32-bit words one lane's access touches
@@ -21,7 +21,7 @@ constexpr uint32_t lane_bit(int lane) { return uint32_t{1} << lane; }
 // ---- words --------------------------------------------------------------------
 // A lane touches the words from the one holding its first byte to the one holding
 // its last (accesses are aligned): 1 for 8/16/32-bit accesses (an 8- or 16-bit
-// access uses part of one word, §4.2 rule 5), 2 or 4 consecutive words for
+// access uses part of one word, docs/warp-rules.md#wavefronts rule 5), 2 or 4 consecutive words for
 // 64/128-bit (rule 2). Word
 // numbers are 64-bit so that an address near 4 GiB does not wrap onto word 0.
 struct LaneWords {
@@ -46,7 +46,7 @@ bool lanes_share_a_word(const LaneWords& a, const LaneWords& b) {
 
 // Rule 3: for every active lane n, addr[n] == addr[n ^ partner_xor].
 //
-// §8 leaves open what happens when lane n is active and n ^ partner_xor is not.
+// docs/warp-rules.md#wavefronts leaves open what happens when lane n is active and n ^ partner_xor is not.
 // We read it conservatively: an inactive partner breaks the pairing. Pairing can
 // only lower the cost (a merged phase costs at most the sum of its halves), so
 // this reading never predicts fewer wavefronts than the hardware could deliver.
@@ -61,7 +61,7 @@ bool lanes_pair(const SharedAccess& a, int partner_xor) {
   return true;
 }
 
-// Loads only: STS.128 to one address still costs 4 (§4.2 rule 3, [HW]).
+// Loads only: STS.128 to one address still costs 4 (docs/warp-rules.md#wavefronts rule 3, [HW]).
 bool load_pairs(const SharedAccess& a) {
   if (a.store || a.bytes < 8) return false;
   return lanes_pair(a, 1) || lanes_pair(a, 2);
@@ -105,7 +105,7 @@ BankPhase cost_phase(const SharedAccess& a, int first_lane, int lanes,
 
 // Rule 1: one phase carries at most 128 bytes of request, so 64-bit accesses go
 // in fixed half-warps and 128-bit ones in fixed quarter-warps. The hardware never
-// regroups lanes across these boundaries (the discriminator tests, §7 case 34).
+// regroups lanes across these boundaries (the discriminator tests, case 34 of docs/warp-rules.md#cases).
 bool valid_shared_width(int bytes) { return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16; }
 
 int shared_phase_lanes(int bytes) { return bytes <= 4 ? kWarpSize : bytes == 8 ? 16 : 8; }

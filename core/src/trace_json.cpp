@@ -33,8 +33,8 @@
 // whose lanes carry a nonzero one. Unknown keys elsewhere are ignored.
 //
 // Derived bank fields: every ld.shared / st.shared step also carries
-// "wavefronts" and "conflicts" (the bank model of bank_model.h, warp-semantics.md
-// §4.2), and each of its active lanes a "bank" (0-31, of the lane's first word).
+// "wavefronts" and "conflicts" (the bank model of bank_model.h,
+// docs/warp-rules.md#wavefronts), and each of its active lanes a "bank" (0-31, of the lane's first word).
 // They are written for people and scripts reading the file, computed from the
 // lanes' addr/bytes/active, and ignored on read: the model recomputes them, so a
 // hand-edited file cannot make them disagree with the addresses. The reader does

@@ -1,5 +1,5 @@
-// The warp-op rules of shared/docs/warp-semantics.md (sm_90, checked on an H200).
-// Section numbers below (§1.3, ...) refer to that document.
+// The warp-op rules of docs/warp-rules.md (sm_90, checked on an H200).
+// The citations below name sections of that page.
 #include "warpviz/warp_rules.h"
 
 #include <bit>
@@ -48,11 +48,11 @@ void mark_defined_unless_outside_mask(const TraceStep& step, int lane, LaneRecor
 
 uint32_t shfl_c_operand(Op op, int width) {
   // Unsigned arithmetic: invalid widths (12, 64, ...) wrap exactly like the int
-  // arithmetic of sm_30_intrinsics.hpp, and §1.4 says the hardware follows the result.
+  // arithmetic of sm_30_intrinsics.hpp, and docs/warp-rules.md#widths says the hardware follows the result.
   const uint32_t segment_bits = (32u - static_cast<uint32_t>(width)) << 8;
   switch (op) {
     case Op::ShflUp:
-      return segment_bits;  // clamp 0: for .up the clamp is a lower bound (§1.2)
+      return segment_bits;  // clamp 0: for .up the clamp is a lower bound (docs/warp-rules.md#shuffles)
     case Op::ShflIdx:
     case Op::ShflDown:
     case Op::ShflXor:
@@ -82,12 +82,12 @@ void apply_shuffle(TraceStep& step) {
     const ShflSelection sel = shfl_select(step.op, lane, b, c);
     rec.src = static_cast<int8_t>(sel.src);
     if (sel.in_range) set_flag(rec, kLaneOk);
-    // §1.5: a[j] is undefined for an inactive or non-member source. The value
+    // docs/warp-rules.md#inactive-sources: a[j] is undefined for an inactive or non-member source. The value
     // is what an H200 gave: a lane that ran the shuffle supplies its register
     // even when the mask leaves it out (seen in the GPU tests); a lane that did
     // not run it gives 0 (U01).
     if (!has_lane(members, sel.src)) set_flag(rec, kLaneUndefined);
-    // Both halves of a 64-bit shuffle use the same selection (§1.2): a bit copy.
+    // Both halves of a 64-bit shuffle use the same selection (docs/warp-rules.md#shuffles): a bit copy.
     rec.out = has_lane(active, sel.src) ? step.lanes[sel.src].in : 0;
     // PTX 9.7.9.6: a caller outside membermask is undefined; the value is still
     // the formula's, so it is flagged but not changed.
@@ -260,7 +260,7 @@ void finalize_recorded_step(TraceStep& step) {
     if (shuffle) {
       const uint32_t b = per_lane_b ? rec.addr : static_cast<uint32_t>(step.args.b);
       const ShflSelection sel = shfl_select(step.op, lane, b, step.args.c);
-      if (!has_lane(active & step.mask, sel.src)) {  // §1.5: an inactive or non-member source
+      if (!has_lane(active & step.mask, sel.src)) {  // docs/warp-rules.md#inactive-sources: an inactive or non-member source
         undefined = true;
         rec.src = static_cast<int8_t>(sel.src);
       }

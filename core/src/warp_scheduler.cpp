@@ -402,8 +402,8 @@ void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
 // (they ran it; the instruction takes no mask). A same-word store race, as the
 // H200 settles it: the instruction's phases (the whole warp up to 32-bit
 // stores, half-warps for 64-bit, quarter-warps for 128-bit: the bank model's
-// §4.2 rule 1) land one after another, and within a phase the lowest lane's
-// value survives (§4.1, §7 (b) saw the latter for 32-bit stores; the GPU tests
+// docs/warp-rules.md#wavefronts rule 1) land one after another, and within a phase the lowest lane's
+// value survives (docs/warp-rules.md#store-races, case (b) of docs/warp-rules.md#cases saw the latter for 32-bit stores; the GPU tests
 // found a 64-bit store of every lane to one word keeps lane 16's, a 128-bit
 // one lane 24's). So: phases in order, each in descending lane order. Loads
 // read memory at this moment, after every earlier access of the warp.

@@ -12,6 +12,7 @@
 #include "warpviz/view/svg_export.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -95,7 +96,19 @@ void text(std::string& svg, float cx, float cy, float size, float max_w, const s
   const float chars = float(std::max<size_t>(utf8_length(content), 1));
   const float fitted = std::min(size, max_w / (0.6f * chars));
   svg += "<text class=\"" + std::string(css_class) + "\" x=\"" + num(cx) + "\" y=\"" + num(cy) + "\" font-size=\"" +
-         num(std::max(fitted, 1.0f)) + "\" fill=\"" + fill + "\">" + xml_escape(content) + "</text>\n";
+         num(std::max(fitted, 1.0f)) + "\" fill=\"" + fill + "\" text-anchor=\"middle\" dy=\"0.35em\">" +
+         xml_escape(content) + "</text>\n";
+}
+
+// Text starting at x, vertically centred on cy, at most `size` px and
+// smaller when it would run past `max_w`.
+void label(std::string& svg, float x, float cy, float size, float max_w, const std::string& content,
+           const std::string& fill, const char* css_class) {
+  const float chars = float(std::max<size_t>(utf8_length(content), 1));
+  const float fitted = std::max(std::min(size, max_w / (0.6f * chars)), 1.0f);
+  svg += "<text class=\"" + std::string(css_class) + "\" x=\"" + num(x) + "\" y=\"" + num(cy) + "\" font-size=\"" +
+         num(fitted) + "\" fill=\"" + fill + "\" text-anchor=\"start\" dy=\"0.35em\">" + xml_escape(content) +
+         "</text>\n";
 }
 
 // ---- lanes --------------------------------------------------------------------
@@ -136,7 +149,7 @@ const char* arrow_id(ArrowKind kind) {
 // The lanes in the band [top, top + height): lane numbers in a strip above
 // the in row, as the lane panel draws them.
 void draw_lanes(std::string& svg, const LaneFrame& frame, float width, float top, float height, const SvgPalette& p,
-                Language language) {
+                Language language, const std::string& vote_summary) {
   const bool after_row = !frame.after_name.empty();
   const LaneLayout probe = layout_lanes(width, height, 1.0f, after_row);
   const float number_px = std::max(probe.font_px * 0.85f, 10.0f);
@@ -188,52 +201,87 @@ void draw_lanes(std::string& svg, const LaneFrame& frame, float width, float top
     }
   }
   svg += "</g>\n";
+  if (!vote_summary.empty()) {
+    const Rect& first = layout.out_cells[0];
+    label(svg, first.x, first.y + first.h + number_px, number_px, width - first.x, vote_summary, p.lane_number,
+          "vote-summary");
+  }
   if (after_row) {
     const Rect& first = layout.after_cells[0];
-    svg += "<text class=\"row-label\" x=\"" + num(first.x) + "\" y=\"" + num(first.y + first.h + number_px) +
-           "\" font-size=\"" + num(number_px) + "\" fill=\"" + p.lane_number + "\" text-anchor=\"start\">" +
-           xml_escape(after_label(frame, language)) + "</text>\n";
+    label(svg, first.x, first.y + first.h + number_px, number_px, width - first.x, after_label(frame, language),
+          p.lane_number, "row-label");
   }
 }
 
 // ---- banks --------------------------------------------------------------------
 
-// The bank chart in the band [top, top + height): 32 columns, one box per
-// distinct word a phase touches, stacked, so the chart is as tall as the
-// step's wavefronts; each box names its lanes.
+// The bank band [top, top + height): a title with the step's wavefronts and
+// conflicts, on the left the tile as its grid of cells coloured by bank (the
+// cells this step touches at full colour, outlined, with their lowest lane),
+// on the right the 32 banks as columns, one box per distinct word a phase
+// touches, stacked, so the chart is as tall as the step's wavefronts.
 void draw_banks(std::string& svg, const BankFrame& bank, float width, float top, float height, const SvgPalette& p,
                 Language language) {
   const float margin = std::max(12.0f, 0.02f * width);
   const float label_px = 14;
-  const float axis_h = label_px * 1.8f, title_h = label_px * 2;
-  const float chart_x = margin + label_px * 3, chart_w = width - chart_x - margin;
-  const float chart_top = top + title_h, chart_h = height - title_h - axis_h;
+  const float axis_h = label_px * 1.8f, title_h = label_px * 2.4f;
+  const float body_top = top + title_h, body_h = height - title_h - axis_h;
+  const float bottom = body_top + body_h;
+
+  const BankAnalysis& a = bank.analysis;
+  const std::string title = std::string(bank.store ? "st.shared" : "ld.shared") + "  " + std::to_string(a.wavefronts) +
+                            " " + tr(a.wavefronts == 1 ? Text::Wavefront : Text::Wavefronts, language) + "  \u00b7  " +
+                            std::to_string(a.conflicts) + " " +
+                            tr(a.conflicts == 1 ? Text::Conflict : Text::Conflicts, language);
+  svg += "<g class=\"banks\">\n";
+  label(svg, margin, top + title_h / 2, label_px * 1.2f, width - 2 * margin, title, p.header, "bank-title");
+
+  // The tile: square cells, as many rows and columns as the grid has.
+  const TileGrid& grid = bank.grid;
+  const float tile_max_w = width * 0.42f;
+  const float cell = std::max(std::min(tile_max_w / float(grid.cols), (body_h + axis_h) / float(grid.rows)), 0.5f);
+  const float tile_x = margin, tile_y = body_top;
+  svg += "<g class=\"tile\">\n";
+  for (int r = 0; r < grid.rows; ++r)
+    for (int c = 0; c < grid.cols; ++c) {
+      const Rect cr{tile_x + float(c) * cell, tile_y + float(r) * cell, cell, cell};
+      const bool touched = bank.cell(r, c).lanes != 0;
+      svg += "<rect class=\"" + std::string(touched ? "tile-cell touched" : "tile-cell") + "\" x=\"" + num(cr.x) +
+             "\" y=\"" + num(cr.y) + "\" width=\"" + num(cr.w) + "\" height=\"" + num(cr.h) + "\" fill=\"" +
+             hex_colour(bank_colour(grid.bank(r, c))) + "\"";
+      // Untouched cells keep a share of their bank colour: the stripes stay readable.
+      svg += touched ? " stroke=\"#ffffff\" stroke-width=\"" + num(std::max(cell * 0.08f, 0.5f)) + "\"/>\n"
+                     : " opacity=\"40%\"/>\n";
+    }
+  for (int r = 0; r < grid.rows; ++r)
+    for (int c = 0; c < grid.cols; ++c) {
+      const uint32_t lanes = bank.cell(r, c).lanes;
+      if (lanes == 0 || cell < 9) continue;
+      const char* ink = bank_luminance(grid.bank(r, c)) > 0.5f ? "#101010" : "#f0f0f0";
+      text(svg, tile_x + (float(c) + 0.5f) * cell, tile_y + (float(r) + 0.5f) * cell, cell * 0.6f, cell * 0.95f,
+           std::to_string(std::countr_zero(lanes)), ink, "tile-lane");
+    }
+  svg += "</g>\n";
+
+  // The chart, right of the tile.
+  const float chart_x = tile_x + float(grid.cols) * cell + margin + label_px * 3;
+  const float chart_w = std::max(width - chart_x - margin, float(kSharedBanks));
   const float column_w = chart_w / kSharedBanks;
   const int levels = std::max(bank.height, 1);
-  const float box_h = std::min(chart_h / float(levels), column_w * 1.2f);
-  const float bottom = chart_top + chart_h;
-
-  const std::string title = std::string(bank.store ? "st.shared" : "ld.shared") + "  " +
-                            (language == Language::Chinese ? "波前 " : "wavefronts ") + std::to_string(bank.height);
-  svg += "<g class=\"banks\">\n";
-  svg += "<text class=\"bank-title\" x=\"" + num(chart_x) + "\" y=\"" + num(top + label_px * 1.3f) +
-         "\" font-size=\"" + num(label_px * 1.1f) + "\" fill=\"" + p.header + "\" text-anchor=\"start\">" +
-         xml_escape(title) + "</text>\n";
-  rect(svg, Rect{chart_x, chart_top, chart_w, chart_h}, p.chart_ground, "", 0);
+  const float box_h = std::min(body_h / float(levels), column_w * 1.2f);
+  rect(svg, Rect{chart_x, body_top, chart_w, body_h}, p.chart_ground, "", 0);
   for (const BankBox& box : bank.boxes) {
     const Rect r{chart_x + float(box.bank) * column_w + column_w * 0.06f, bottom - float(box.level + 1) * box_h,
                  column_w * 0.88f, box_h * 0.9f};
-    const std::string fill = hex_colour(bank_colour(box.bank));
     const char* ink = bank_luminance(box.bank) > 0.5f ? "#101010" : "#f0f0f0";
-    rect(svg, r, fill, "", 0);
+    rect(svg, r, hex_colour(bank_colour(box.bank)), "", 0);
     text(svg, r.cx(), r.cy(), std::min(r.h * 0.6f, label_px), r.w * 0.95f, lanes_label(box.lanes), ink, "bank-lanes");
   }
   for (int b = 0; b < kSharedBanks; ++b)
     text(svg, chart_x + (float(b) + 0.5f) * column_w, bottom + axis_h / 2, label_px, column_w * 0.95f,
          std::to_string(b), p.lane_number, "bank-number");
-  svg += "<text class=\"axis-label\" x=\"" + num(margin) + "\" y=\"" + num(bottom + axis_h / 2) + "\" font-size=\"" +
-         num(label_px) + "\" fill=\"" + p.lane_number + "\" text-anchor=\"start\">" +
-         (language == Language::Chinese ? "存储体" : "bank") + "</text>\n";
+  label(svg, chart_x - label_px * 3, bottom + axis_h / 2, label_px, label_px * 3,
+        language == Language::Chinese ? "存储体" : "bank", p.lane_number, "axis-label");
   svg += "</g>\n";
 }
 
@@ -249,16 +297,16 @@ std::string step_svg(const Trace& trace, const PlayOrder& order, size_t position
   const bool has_steps = !trace.steps.empty() && position < order.size();
   const size_t index = has_steps ? order.step_at(position) : 0;
   const std::optional<BankFrame> bank = has_steps ? bank_frame(trace, index) : std::nullopt;
-  const float bank_h = bank ? width * 0.25f : 0;
+  const float bank_h = bank ? width * 0.3f : 0;
   const float height = header_h + (has_steps ? lanes_h : header_h) + bank_h;
 
   std::string svg = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + num(width) + "\" height=\"" +
          num(height) + "\" viewBox=\"0 0 " + num(width) + " " + num(height) + "\">\n";
   svg += "<title>" + xml_escape("warpviz: " + trace.meta.scenario) + "</title>\n";
-  // Text is centred in its cell by default; labels that start at a margin say so.
-  svg += "<style>text{font-family:'DejaVu Sans','WenQuanYi Micro Hei',sans-serif;text-anchor:middle;"
-         "dominant-baseline:central}</style>\n";
+  // Only the font here: a CSS rule beats an attribute, and each <text> says
+  // its own anchor (a rule text-anchor:middle once cut the header in half).
+  svg += "<style>text{font-family:'DejaVu Sans','WenQuanYi Micro Hei',sans-serif}</style>\n";
   svg += "<defs>\n";
   for (ArrowKind kind : {ArrowKind::Read, ArrowKind::KeepOwn, ArrowKind::Undefined})
     svg += std::string("<marker id=\"") + arrow_id(kind) +
@@ -271,16 +319,29 @@ std::string step_svg(const Trace& trace, const PlayOrder& order, size_t position
   const float margin = std::max(12.0f, 0.02f * width);
   std::string header;
   if (has_steps) {
-    const LaneFrame frame = lane_frame(trace, index, options.hex);
+    LaneFrame frame = lane_frame(trace, index, options.hex);
     header = position_label(trace, order, position, options.language) + "   " + frame.op_label;
-    draw_lanes(svg, frame, width, header_h, lanes_h, p, options.language);
+    // A ballot or activemask is one mask for the warp: each lane shows its own
+    // bit of it, and the mask itself is said once under the row.
+    std::string vote_summary;
+    const TraceStep& step = trace.steps[index];
+    if (step.op == Op::Ballot || step.op == Op::ActiveMask) {
+      uint32_t mask = 0;
+      for (const LaneCell& cell : frame.cells)
+        if (step.lanes[cell.lane].active()) mask = uint32_t(step.lanes[cell.lane].out);
+      for (LaneCell& cell : frame.cells)
+        if (step.lanes[cell.lane].active()) cell.out_text = (mask >> cell.lane) & 1u ? "1" : "0";
+      char buf[80];
+      std::snprintf(buf, sizeof buf, "%s 0x%08x   popc %d   ffs %d", step.op == Op::Ballot ? "ballot" : "activemask",
+                    mask, std::popcount(mask), mask ? std::countr_zero(mask) + 1 : 0);
+      vote_summary = buf;
+    }
+    draw_lanes(svg, frame, width, header_h, lanes_h, p, options.language, vote_summary);
     if (bank) draw_banks(svg, *bank, width, header_h + lanes_h, bank_h, p, options.language);
   } else {
     header = tr(trace.outputs.empty() ? Text::NothingToShow : Text::NoWarpSteps, options.language);
   }
-  svg += "<text class=\"header\" x=\"" + num(margin) + "\" y=\"" + num(header_h * 0.55f) + "\" font-size=\"" +
-         num(header_h * 0.5f) + "\" fill=\"" + p.header + "\" text-anchor=\"start\">" + xml_escape(header) +
-         "</text>\n";
+  label(svg, margin, header_h * 0.5f, header_h * 0.5f, width - 2 * margin, header, p.header, "header");
   svg += "</svg>\n";
   return svg;
 }

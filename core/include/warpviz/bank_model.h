@@ -1,4 +1,4 @@
-// The sm_90 shared-memory wavefront model (warp-semantics.md §4.2), fitted to
+// The sm_90 shared-memory wavefront model (docs/warp-rules.md#wavefronts), fitted to
 // 47 Nsight Compute measurements on an H200: how many wavefronts one LDS/STS
 // instruction of a warp costs, given each lane's byte address and the access
 // width. Pure arithmetic on a trace step; no GPU needed.
@@ -20,7 +20,7 @@ inline int bank_of(uint32_t byte_addr) { return int((byte_addr >> 2) & 31u); }
 // The widths one LDS/STS can have: 1, 2, 4, 8 or 16 bytes.
 bool valid_shared_width(int bytes);
 
-// Lanes per phase of an access `bytes` wide (§4.2 rule 1): 32 up to 32-bit,
+// Lanes per phase of an access `bytes` wide (docs/warp-rules.md#wavefronts rule 1): 32 up to 32-bit,
 // 16 (half-warps) for 64-bit, 8 (quarter-warps) for 128-bit; load pairing
 // aside, the hardware serves the phases one after another.
 int shared_phase_lanes(int bytes);
@@ -33,7 +33,7 @@ struct SharedAccess {
   uint32_t addr[kWarpSize] = {};  // byte address per lane (inactive lanes ignored)
 };
 
-// A lane group served together (§4.2 rule 1, widened by rule 3 for loads).
+// A lane group served together (docs/warp-rules.md#wavefronts rule 1, widened by rule 3 for loads).
 struct BankPhase {
   uint32_t lanes = 0;      // the phase's lanes (active or not)
   uint32_t wavefronts = 0; // max over banks of distinct words touched; 0 when no lane is active
@@ -51,7 +51,7 @@ struct BankAnalysis {
   uint32_t broadcast_lanes = 0;
   uint32_t broadcasts = 0;        // popcount of broadcast_lanes
   // The load pairing rule (rule 3) widened the phases. An active lane whose
-  // partner (n^1 or n^2) is inactive prevents it (§8: unconfirmed; the
+  // partner (n^1 or n^2) is inactive prevents it (docs/warp-rules.md#wavefronts: unconfirmed; the
   // conservative reading, see bank_model.cpp).
   bool paired = false;
   int8_t bank[kWarpSize] = {};    // bank of each active lane's first word; -1 inactive

@@ -1,6 +1,6 @@
 // GPU-exact float types for the CPU emulator. Kernels are templates over their
 // value type: the GPU build uses T = float / double, the emulator T = GpuFloat /
-// GpuDouble, which reproduce sm_90 results bit for bit (warp-semantics.md §5).
+// GpuDouble, which reproduce sm_90 results bit for bit (docs/warp-rules.md#floats).
 //
 // What is modelled:
 //   - + - * / round to nearest even, subnormals kept (nvcc default --ftz=false).
@@ -41,7 +41,7 @@ namespace warpviz {
 
 namespace gpu_float_detail {
 
-constexpr uint32_t kCanonicalNan32 = 0x7fffffffu;  // sm_90: every f32 NaN result (§5)
+constexpr uint32_t kCanonicalNan32 = 0x7fffffffu;  // sm_90: every f32 NaN result (docs/warp-rules.md#floats)
 // The NaN an f64 op creates from non-NaN operands (inf - inf, 0 * inf). The doc
 // does not say; UNCONFIRMED on hardware.
 constexpr uint64_t kDefaultNan64 = 0x7fffffffffffffffull;
@@ -60,7 +60,7 @@ constexpr double quieted(uint64_t nan_bits) {
   return std::bit_cast<double>(nan_bits | kQuietBit64);
 }
 
-// PTX 9.7.3 / HW §5: one NaN operand gives that NaN quieted, two give the second's.
+// PTX 9.7.3 / H200, docs/warp-rules.md#floats: one NaN operand gives that NaN quieted, two give the second's.
 // Checking b before a covers both. Any other NaN is one the op created.
 constexpr double propagate_nan64(double a, double b, double result) {
   const uint64_t a_bits = std::bit_cast<uint64_t>(a);
@@ -245,7 +245,7 @@ constexpr bool operator>=(GpuFloat a, GpuFloat b) { return a.value() >= b.value(
 // for both types; the __ names are CUDA's, not ours).
 
 // FMNMX (max.f32): one NaN gives the other operand, two give 0x7fffffff, and +0
-// counts as greater than -0 in either order (PTX 9.7.3.12, HW §5).
+// counts as greater than -0 in either order (PTX 9.7.3.12, H200, docs/warp-rules.md#floats).
 inline GpuFloat fmaxf(GpuFloat a, GpuFloat b) {
   using namespace gpu_float_detail;
   const bool a_nan = is_nan32(a.bits()), b_nan = is_nan32(b.bits());

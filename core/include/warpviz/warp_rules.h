@@ -1,4 +1,4 @@
-// The exact warp-op rules of ../shared/docs/warp-semantics.md (sm_90, measured on
+// The exact warp-op rules of docs/warp-rules.md (sm_90, measured on
 // an H200), as pure functions over one TraceStep. The CPU emulator fills a step's
 // inputs and calls apply_step; the GPU tests compare hardware steps against it.
 //

@@ -1,5 +1,5 @@
 // Cooperative groups built on the recorded intrinsics, for both backends, along
-// the same paths the CUDA 13 headers take (warp-semantics.md §3), so a trace
+// the same paths the CUDA 13 headers take (docs/warp-rules.md#cooperative-groups), so a trace
 // shows the shuffles and votes a real tile performs. (The CUDA headers' own
 // groups call the intrinsics directly, which nothing could record.)
 //

@@ -1,0 +1,55 @@
+# Fails when a text file of the repository cites the external warp-semantics
+# document or a bare section sign again, or cites an anchor of
+# docs/warp-rules.md that the page does not have.
+#   cmake -DSOURCE_DIR=<repo> -P tests/check_citations.cmake
+# This file is left out of the scan: it has to name what it looks for.
+if(NOT SOURCE_DIR)
+  message(FATAL_ERROR "check_citations: pass -DSOURCE_DIR=<the repository>")
+endif()
+set(page ${SOURCE_DIR}/docs/warp-rules.md)
+if(NOT EXISTS ${page})
+  message(FATAL_ERROR "check_citations: ${page} is missing")
+endif()
+
+file(GLOB_RECURSE files LIST_DIRECTORIES false RELATIVE ${SOURCE_DIR}
+     ${SOURCE_DIR}/*.c ${SOURCE_DIR}/*.cpp ${SOURCE_DIR}/*.h ${SOURCE_DIR}/*.hpp ${SOURCE_DIR}/*.cu
+     ${SOURCE_DIR}/*.cuh ${SOURCE_DIR}/*.md ${SOURCE_DIR}/*.cmake ${SOURCE_DIR}/*.txt ${SOURCE_DIR}/*.sh
+     ${SOURCE_DIR}/*.py ${SOURCE_DIR}/*.toml)
+file(READ ${page} page_text)
+set(old_doc "warp-semantics[.]md")
+set(problems "")
+set(cited 0)
+foreach(f IN LISTS files)
+  if(f MATCHES "^(build[^/]*|\\.git|third_party|external)/" OR f STREQUAL "tests/check_citations.cmake")
+    continue()
+  endif()
+  # Lines as a list: a ';' or a bracket in the code would split or join list items.
+  file(READ ${SOURCE_DIR}/${f} text)
+  string(REGEX REPLACE "[][;\\]" "_" text "${text}")
+  string(REPLACE "\n" ";" lines "${text}")
+  set(n 0)
+  foreach(line IN LISTS lines)
+    math(EXPR n "${n} + 1")
+    if(line MATCHES "${old_doc}")
+      string(APPEND problems "\n  ${f}:${n}: cites warp-semantics.md (cite docs/warp-rules.md#anchor)")
+    endif()
+    string(FIND "${line}" "§" sign)
+    if(NOT sign EQUAL -1)
+      string(APPEND problems "\n  ${f}:${n}: a bare section sign (cite docs/warp-rules.md#anchor)")
+    endif()
+    string(REGEX MATCHALL "docs/warp-rules[.]md#[A-Za-z0-9_-]+" refs "${line}")
+    foreach(ref IN LISTS refs)
+      math(EXPR cited "${cited} + 1")
+      string(REGEX REPLACE ".*#" "" anchor "${ref}")
+      string(FIND "${page_text}" "<a id=\"${anchor}\"></a>" at)
+      if(at EQUAL -1)
+        string(APPEND problems "\n  ${f}:${n}: docs/warp-rules.md has no anchor #${anchor}")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+if(problems)
+  message(FATAL_ERROR "check_citations:${problems}")
+endif()
+list(LENGTH files scanned)
+message(STATUS "check_citations: ${scanned} files, ${cited} citations of docs/warp-rules.md, every anchor present")
