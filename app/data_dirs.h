@@ -23,4 +23,16 @@ inline std::string asset_dir() { return installed_or("assets", WARPVIZ_ASSET_DIR
 // The article's lesson, which PageDown walks when no --lesson is open.
 inline std::string builtin_lesson_path() { return asset_dir() + "/lessons/article.toml"; }
 
+// --lesson's argument: a file when one is there, else a built-in lesson's
+// name ("article": asset_dir()/lessons/article.toml), so the README's
+// command works outside the source tree and from an installed app.
+inline std::string lesson_argument_path(const std::string& argument) {
+  std::error_code ec;
+  if (std::filesystem::exists(argument, ec) || argument.find('/') != std::string::npos) return argument;
+  std::string name = argument;
+  if (std::filesystem::path(name).extension() == ".toml") name.resize(name.size() - 5);
+  const std::string built_in = asset_dir() + "/lessons/" + name + ".toml";
+  return std::filesystem::is_regular_file(built_in, ec) ? built_in : argument;
+}
+
 }  // namespace warpviz::app

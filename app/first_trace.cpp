@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "app_view.h"
+#include "data_dirs.h"
 #include "warpviz/trace_io.h"
 #include "warpviz/view/settings.h"
 #include "warpviz/view/user_file_session.h"
@@ -14,7 +15,7 @@ namespace warpviz::app {
 
 bool start_first_trace(AppView& app, const Options& opt, std::future<Trace>* pending_file) {
   if (!opt.lesson.empty()) {
-    if (app.open_lesson(opt.lesson, opt.slide)) return true;
+    if (app.open_lesson(lesson_argument_path(opt.lesson), opt.slide)) return true;
     std::fprintf(stderr, "warpviz: %s\n", app.error_message.c_str());  // names the file, line and field
     return false;
   }

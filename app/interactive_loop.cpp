@@ -145,7 +145,8 @@ void run_interactive(GlfwWindow& window, FrameContext& frame) {
   window.set_fullscreen(false);
 }
 
-void save_session_settings(GlfwWindow& window, AppView& app, const std::string& settings_path) {
+void save_session_settings(GlfwWindow& window, AppView& app, const view::AppSettings& as_loaded,
+                           const std::string& settings_path) {
   app.settings.imgui_layout = ImGui::SaveIniSettingsToMemory();
   glfwGetWindowSize(window.handle(), &app.settings.window_w, &app.settings.window_h);
   app.settings.language = app.language == view::Language::Chinese ? "zh" : "en";
@@ -154,7 +155,7 @@ void save_session_settings(GlfwWindow& window, AppView& app, const std::string& 
   for (auto [id, shown] : app.panels.by_id()) app.settings.panels[id] = *shown;  // menu items, close buttons
   if (find_scenario(app.last_request.scenario)) app.settings.scenario = app.last_request.scenario;
   std::string save_error;
-  if (!view::save_settings(app.settings, settings_path, &save_error))
+  if (!view::save_settings_merged(app.settings, as_loaded, settings_path, &save_error))
     std::fprintf(stderr, "warpviz: settings not saved: %s\n", save_error.c_str());
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "frame_target.h"
+#include "warpviz/view/settings.h"
 
 namespace warpviz::app {
 
@@ -18,7 +19,10 @@ class GlfwWindow;
 void run_interactive(GlfwWindow& window, FrameContext& frame);
 
 // What the session leaves for the next one, written to `settings_path`
-// (a failure is a warning on stderr: the app has closed by then).
-void save_session_settings(GlfwWindow& window, AppView& app, const std::string& settings_path);
+// (a failure is a warning on stderr: the app has closed by then). Only what
+// changed since `as_loaded` is written over the file as it is now: another
+// instance's changes stay.
+void save_session_settings(GlfwWindow& window, AppView& app, const view::AppSettings& as_loaded,
+                           const std::string& settings_path);
 
 }  // namespace warpviz::app

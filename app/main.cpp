@@ -103,11 +103,13 @@ int main(int argc, char** argv) {
     settings = view::load_settings(settings_path, &error);
     if (!error.empty()) std::fprintf(stderr, "warpviz: %s\n", error.c_str());
   }
+  const view::AppSettings settings_as_loaded = settings;  // what a second instance may have changed since
   if (opt.language) settings.language = *opt.language == view::Language::Chinese ? "zh" : "en";
   if (opt.width > 0) settings.window_w = opt.width, settings.window_h = opt.height;
   if (opt.zoom) settings.zoom = *opt.zoom;
 
   AppView app(settings);  // goes last: its .cu file's run stops then
+  if (!opt.offscreen() && !error.empty()) app.error_message = error;  // a damaged settings.json, kept as .bad
   app.zoom = float(settings.zoom);
   app.content_scale_fixed = opt.content_scale.has_value();
   app.presentation = opt.presentation;
@@ -180,6 +182,6 @@ int main(int argc, char** argv) {
   if (!opt.export_path.empty()) return file_failed ? 2 : run_export(frame, opt);
   if (!opt.step && opt.lesson.empty()) app.playback.play();  // a lesson starts on its slide's step
   run_interactive(window, frame);
-  save_session_settings(window, app, settings_path);
+  save_session_settings(window, app, settings_as_loaded, settings_path);
   return 0;
 }

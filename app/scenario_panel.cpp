@@ -287,9 +287,15 @@ void draw_outputs(const AppView& app) {
     return ImGui::CalcTextSize(text.data(), text.data() + text.size()).x;
   };
   const ImGuiStyle& style = ImGui::GetStyle();
-  for (const TraceOutput& output : app.trace.outputs) {
-    const std::string header = output.name + "  (" + std::to_string(output.bits.size()) + " × " +
-                               dtype_name(output.dtype) + ")###output_" + output.name;
+  for (size_t index = 0; index < app.trace.outputs.size(); ++index) {
+    const TraceOutput& output = app.trace.outputs[index];
+    // IDs by the output's index: a trace file's name may be empty or hold a
+    // NUL (an ImGui assertion as an ID); the label shows what is printable.
+    std::string shown;
+    for (char c : output.name) shown += (unsigned char)c < 0x20 ? '?' : c;
+    if (shown.empty()) shown = "(unnamed)";
+    const std::string header = shown + "  (" + std::to_string(output.bits.size()) + " × " +
+                               dtype_name(output.dtype) + ")###output_" + std::to_string(index);
     if (!ImGui::CollapsingHeader(header.c_str(), output.name == "out" ? ImGuiTreeNodeFlags_DefaultOpen : 0))
       continue;
     const float index_w = ImGui::CalcTextSize("00000").x;
@@ -303,7 +309,7 @@ void draw_outputs(const AppView& app) {
     // Fixed columns and a sideways scroll: a value wider than the panel scrolls, never cut.
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
                                   ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV;
-    if (!ImGui::BeginTable(("##values_" + output.name).c_str(), per_row + 1, flags, ImVec2(0, height))) continue;
+    if (!ImGui::BeginTable(("##values_" + std::to_string(index)).c_str(), per_row + 1, flags, ImVec2(0, height))) continue;
     ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, index_w);
     for (int c = 0; c < per_row; ++c) ImGui::TableSetupColumn(nullptr, ImGuiTableColumnFlags_WidthFixed, layout.column_width);
     ImGuiListClipper clipper;
@@ -320,7 +326,7 @@ void draw_outputs(const AppView& app) {
           const uint64_t bits = output.bits[i];
           ImGui::TextUnformatted(view::output_cell_text(output.dtype, bits, app.hex).c_str());
           if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s[%zu] = %s  (%s)", output.name.c_str(), i, format_value(output.dtype, bits).c_str(),
+            ImGui::SetTooltip("%s[%zu] = %s  (%s)", shown.c_str(), i, format_value(output.dtype, bits).c_str(),
                               format_hex(output.dtype, bits).c_str());
         }
       }

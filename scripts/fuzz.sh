@@ -12,7 +12,7 @@
 # tests/fuzz/corpus/TARGET (the checked-in seeds stay as they are), prints the
 # execution count, and fails on any finding; the reproducer is left in
 # build-fuzz/fuzz-artifacts/TARGET/. Extra flags go to libFuzzer, e.g.
-# -workers=1 -jobs=1, -max_len=4096. WARPVIZ_FUZZ_BUILD_DIR changes the folder.
+# -workers=1 -jobs=1, -max_len=4096 (1 MiB unless given). WARPVIZ_FUZZ_BUILD_DIR changes the folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -69,7 +69,9 @@ run_one() {
   esac
   local log=$work/log rc=0
   echo "fuzz.sh: $name for ${seconds}s over $(ls "$seeds" | wc -l) seeds"
-  "$binary" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+  # Inputs up to 1 MiB: the settings and lesson crashes (deep nesting, a 40 000-key
+  # table) were past libFuzzer's 4096-byte default; a later -max_len overrides it.
+  "$binary" -max_total_time="$seconds" -max_len=1048576 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$artifacts/" "${dict[@]}" "$@" "$work/corpus" >"$log" 2>&1 || rc=$?
   local execs
   execs=$(grep -h 'stat::number_of_executed_units' "$log" "$work"/fuzz-*.log 2>/dev/null |

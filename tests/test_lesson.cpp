@@ -3,7 +3,11 @@
 // and the shipped lesson against the registered scenarios.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <string>
 
@@ -244,4 +248,69 @@ TEST_CASE("the README's example lesson runs a user's kernel from a path beside i
                                     std::string(WARPVIZ_SOURCE_DIR) + "/kernels/examples/warp_prefix_sum.cu"));
   CHECK(lesson.slides[2].start_step == 6);
   CHECK(lesson.slides[2].panel == SlidePanel::Votes);
+}
+
+// ---- crafted lessons (also seeds of tests/fuzz/corpus/lesson) --------------------
+namespace {
+std::string corpus_lesson(const char* name) { return std::string(WARPVIZ_SOURCE_DIR) + "/tests/fuzz/corpus/lesson/" + name; }
+}  // namespace
+
+TEST_CASE("a lesson nested 100 000 deep is refused before toml11 recurses on it", "[lesson]") {
+  const std::string nested = corpus_lesson("deep_nesting.toml");
+  CHECK_THROWS_WITH(load_lesson(nested), Catch::StartsWith(nested + ":1: nested more than 32 deep"));
+  const std::string dotted = corpus_lesson("deep_dotted_key.toml");
+  CHECK_THROWS_WITH(load_lesson(dotted), Catch::StartsWith(dotted + ":1: a key of more than 32 dotted parts"));
+  // Brackets and dots inside strings and comments are text, not nesting.
+  const std::string text = std::string("# [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\n[[slide]]\nscenario = \"warp_sum\"\ncaption = \"") +
+                           std::string(40, '[') + std::string(40, '.') + "\"\ncaption_zh = '''" + std::string(40, '{') +
+                           "'''\n";
+  CHECK(parse_lesson(text, "ok.toml").slides.size() == 1);
+}
+
+TEST_CASE("a lesson's parse is bounded: a 40 000-key table, a long caption, a huge file", "[lesson]") {
+  // A 40 000-key table took 76 s in toml11 (quadratic); one of 1025 keys is
+  // refused before it parses, as a header's table or an inline one. 1024 parse.
+  const auto start = std::chrono::steady_clock::now();
+  const std::string wide = corpus_lesson("wide_table.toml");
+  CHECK_THROWS_WITH(load_lesson(wide), Catch::StartsWith(wide + ":1029: a table of more than 1024 keys"));
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+  const auto set_lesson = [](int n, bool inline_table) {
+    std::string text = "[[slide]]\nscenario = \"warp_sum\"\ncaption = \"c\"\n";
+    text += inline_table ? "set = {" : "[slide.set]\n";
+    for (int i = 0; i < n; ++i) text += (inline_table && i ? ", k" : "k") + std::to_string(i) + (inline_table ? " = 1" : " = 1\n");
+    return text + (inline_table ? "}\n" : "");
+  };
+  for (bool inline_table : {true, false}) {
+    CHECK_THROWS_WITH(parse_lesson(set_lesson(40000, inline_table), "set.toml"),
+                      Catch::Contains("a table of more than 1024 keys"));
+    CHECK(parse_lesson(set_lesson(1024 - int(inline_table), inline_table), "set.toml").slides[0].scenario.sets.size() ==
+          size_t(1024 - int(inline_table)));  // the inline table's own `set =` is a key of the slide's
+  }
+
+  const std::string caption = corpus_lesson("long_caption.toml");
+  CHECK_THROWS_WITH(load_lesson(caption), Catch::Contains("caption: 5000 bytes; a caption is at most 4096"));
+  const std::string huge = "[[slide]]\nscenario = \"warp_sum\"\ncaption = \"" + std::string(10 << 20, 'x') + "\"\n";
+  CHECK_THROWS_WITH(parse_lesson(huge, "huge.toml"), Catch::StartsWith("huge.toml: ") && Catch::Contains("at most"));
+}
+
+TEST_CASE("a slide's cu naming a folder, a device or a FIFO says what it is", "[lesson]") {
+  const auto problems_of = [](const std::string& cu) {
+    return lesson_problems(parse_lesson("[[slide]]\ncu = \"" + cu + "\"\ncaption = \"c\"\n", "l.toml"));
+  };
+  const auto folder = problems_of(WARPVIZ_SOURCE_DIR);
+  REQUIRE(folder.size() == 1);
+  CHECK_THAT(folder[0], Catch::Contains("a directory, not a file"));
+  const auto device = problems_of("/dev/null");
+  REQUIRE(device.size() == 1);
+  CHECK_THAT(device[0], Catch::Contains("/dev/null: a device, not a file"));
+
+  // A FIFO is never opened (it would block): as a slide's file and as the lesson itself.
+  const std::string fifo = (std::filesystem::temp_directory_path() / ("warpviz-lesson-fifo-" + std::to_string(::getpid()))).string();
+  std::filesystem::remove(fifo);
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const auto pipe = problems_of(fifo);
+  REQUIRE(pipe.size() == 1);
+  CHECK_THAT(pipe[0], Catch::Contains("a FIFO (named pipe), not a file"));
+  CHECK_THROWS_WITH(load_lesson(fifo), Catch::Contains("a FIFO"));
+  std::filesystem::remove(fifo);
 }

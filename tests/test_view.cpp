@@ -1530,3 +1530,76 @@ TEST_CASE("path view: a converged trace has none, a path without join says so", 
   CHECK(v->join_step == warpviz::kNoStep);
   CHECK(v->join_line == 0);
 }
+
+// ---- settings: damage kept, crafted files, two instances -------------------------
+TEST_CASE("settings: a damaged file is kept as settings.json.bad and the warning says so", "[settings]") {
+  TempDir dir;
+  const std::string path = (dir.path / "settings.json").string();
+  const std::string damaged = "{\"window_w\": 1920, \"scen";
+  std::ofstream(path) << damaged;
+  std::string warning;
+  load_settings(path, &warning);
+  CHECK_THAT(warning, Catch::Contains(path + ".bad"));
+  std::ifstream kept(damaged_settings_path(path));
+  std::string text((std::istreambuf_iterator<char>(kept)), std::istreambuf_iterator<char>());
+  CHECK(text == damaged);
+
+  // A field of the wrong kind is damage too: the next save would lose it.
+  std::ofstream(path, std::ios::trunc) << R"({"window_w": "wide"})";
+  load_settings(path, &warning);
+  CHECK_THAT(warning, Catch::Contains("window_w") && Catch::Contains(".bad"));
+
+  // A good file leaves no copy behind.
+  const std::string good = (dir.path / "good.json").string();
+  REQUIRE(save_settings(AppSettings{}, good, nullptr));
+  load_settings(good, &warning);
+  CHECK(warning.empty());
+  CHECK_FALSE(fs::exists(damaged_settings_path(good)));
+}
+
+// The crafted file is also a seed of tests/fuzz/corpus/settings: a field nested
+// 200 000 arrays deep overflowed the stack printing the warning (json::dump).
+TEST_CASE("settings: a deeply nested field is a warning, not a stack overflow", "[settings]") {
+  TempDir dir;
+  const std::string path = (dir.path / "settings.json").string();
+  fs::copy_file(fs::path(WARPVIZ_FUZZ_CORPUS) / "settings" / "deep_nesting.json", path);
+  std::string warning;
+  const AppSettings s = load_settings(path, &warning);
+  CHECK(s.panels.empty());
+  CHECK_THAT(warning, Catch::Contains("\"panels\" has an invalid value (an array)"));
+  CHECK(warning.size() < 1000);
+}
+
+TEST_CASE("settings: two instances merge what each changed", "[settings]") {
+  TempDir dir;
+  const std::string path = (dir.path / "settings.json").string();
+  AppSettings start;
+  remember_recent_file(start, "/old/a.cu");
+  remember_recent_file(start, "/old/b.cu");
+  REQUIRE(save_settings(start, path, nullptr));
+
+  // Both start from the same file.
+  const AppSettings loaded_1 = load_settings(path, nullptr), loaded_2 = load_settings(path, nullptr);
+  AppSettings one = loaded_1, two = loaded_2;
+  one.zoom = 1.5;                          // the first zooms and opens x.cu
+  remember_recent_file(one, "/new/x.cu");
+  two.language = "zh";                     // the second switches language, opens y.cu, and drops a.cu
+  remember_recent_file(two, "/new/y.cu");
+  two.recent_files.erase(std::find(two.recent_files.begin(), two.recent_files.end(), "/old/a.cu"));
+
+  REQUIRE(save_settings_merged(two, loaded_2, path, nullptr));
+  REQUIRE(save_settings_merged(one, loaded_1, path, nullptr));  // the last to close
+
+  std::string warning;
+  const AppSettings merged = load_settings(path, &warning);
+  CHECK(warning.empty());
+  CHECK(merged.zoom == 1.5);
+  CHECK(merged.language == "zh");  // the first did not change it: the second's stays
+  CHECK(merged.recent_files == std::vector<std::string>{"/new/x.cu", "/new/y.cu", "/old/b.cu"});
+
+  // Clearing the list in one instance clears it.
+  AppSettings three = merged;
+  three.recent_files.clear();
+  REQUIRE(save_settings_merged(three, merged, path, nullptr));
+  CHECK(load_settings(path, nullptr).recent_files.empty());
+}

@@ -49,6 +49,14 @@ std::string string_of(const Where& w, const toml::value& v, const std::string& f
   return v.as_string().str;
 }
 
+// A caption: a string of at most kMaxCaptionBytes (a 10 MB one took 2.6 GB to draw).
+std::string caption_of(const Where& w, const toml::value& v, const std::string& field) {
+  std::string text = string_of(w, v, field);
+  if (text.size() > kMaxCaptionBytes)
+    w.fail(&v, field, std::to_string(text.size()) + " bytes; a caption is at most " + std::to_string(kMaxCaptionBytes));
+  return text;
+}
+
 // A step number: an integer from 1 (the timeline's numbering).
 size_t step_of(const Where& w, const toml::value& v, const std::string& field) {
   if (!v.is_integer()) w.fail(&v, field, std::string("expected a step number (1, 2, ...), got ") + type_name(v));
@@ -207,9 +215,86 @@ LessonSlide parse_slide(const Where& w, const toml::value& table, const std::str
   if (const toml::value* v = field("panel")) slide.panel = panel_of(w, *v);
   const toml::value* caption = field("caption");
   if (!caption) w.fail(source, "caption", "missing: every slide has a caption in English (caption = \"...\")");
-  slide.caption = string_of(w, *caption, "caption");
-  if (const toml::value* v = field("caption_zh")) slide.caption_zh = string_of(w, *v, "caption_zh");
+  slide.caption = caption_of(w, *caption, "caption");
+  if (const toml::value* v = field("caption_zh")) slide.caption_zh = caption_of(w, *v, "caption_zh");
   return slide;
+}
+
+// What toml11 would recurse on, bounded before it reads a byte: arrays and
+// inline tables nested deeper than kMaxLessonDepth, and keys of more than
+// kMaxLessonDepth dotted parts (a lesson nested 100 000 deep overflowed the
+// stack in its parser). Strings and comments are skipped; "" when fine, else
+// what is wrong and on which line.
+std::string nesting_problem(std::string_view text, int* line_out) {
+  int depth = 0, line = 1, dots = 0;
+  // Keys a table holds so far: [0] the current [header]'s, then one per open
+  // inline table (toml11 takes time quadratic in a table's keys: 40 000 took 76 s).
+  std::vector<size_t> keys{0};
+  bool line_start = true;
+  size_t i = 0;
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line, dots = 0, ++i;
+      line_start = true;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r') {
+      ++i;
+      continue;
+    }
+    const bool first = line_start;
+    line_start = false;
+    if (c == '[' && first && depth == 0 && keys.size() == 1) {
+      keys[0] = 0;  // a [table] or [[slide]] header: a new table
+      ++depth, ++i;
+    } else if (c == '#') {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else if (c == '"' || c == '\'') {
+      const std::string_view quote = c == '"' ? std::string_view("\"\"\"") : std::string_view("'''");
+      const bool multi = text.substr(i, 3) == quote;
+      i += multi ? 3 : 1;
+      while (i < text.size()) {
+        if (c == '"' && text[i] == '\\') {  // an escape: the next character is the string's
+          i += 2;
+          continue;
+        }
+        if (text[i] == '\n') {
+          if (!multi) break;  // an unclosed string: toml11 says so
+          ++line;
+        }
+        if (multi ? text.substr(i, 3) == quote : text[i] == c) {
+          i += multi ? 3 : 1;
+          break;
+        }
+        ++i;
+      }
+    } else {
+      if (c == '[' || c == '{') {
+        if (++depth > kMaxLessonDepth) {
+          *line_out = line;
+          return "nested more than " + std::to_string(kMaxLessonDepth) + " deep";
+        }
+        if (c == '{') keys.push_back(0);
+      } else if (c == ']' || c == '}') {
+        if (depth > 0) --depth;
+        if (c == '}' && keys.size() > 1) keys.pop_back();
+      } else if (c == '=') {
+        if (++keys.back() > kMaxLessonTableKeys) {
+          *line_out = line;
+          return "a table of more than " + std::to_string(kMaxLessonTableKeys) + " keys";
+        }
+      } else if (c == '.' && !(i > 0 && digit(text[i - 1]) && i + 1 < text.size() && digit(text[i + 1]))) {
+        if (++dots > kMaxLessonDepth) {
+          *line_out = line;
+          return "a key of more than " + std::to_string(kMaxLessonDepth) + " dotted parts";
+        }
+      }
+      ++i;
+    }
+  }
+  return "";
 }
 
 // toml11's message is several lines (an underlined excerpt); the first names
@@ -248,6 +333,13 @@ const char* slide_panel_name(SlidePanel panel) {
 
 Lesson parse_lesson(std::string_view text, const std::string& path) {
   const Where top{path};
+  const std::string name = path.empty() ? std::string("lesson") : path;
+  if (text.size() > kMaxLessonBytes)
+    throw LessonError(name + ": " + std::to_string(text.size()) + " bytes; a lesson is at most " +
+                      std::to_string(kMaxLessonBytes));
+  int deep_line = 0;
+  if (const std::string why = nesting_problem(text, &deep_line); !why.empty())
+    throw LessonError(name + ":" + std::to_string(deep_line) + ": " + why);
   toml::value root;
   try {
     std::istringstream in{std::string(text)};
@@ -284,7 +376,24 @@ Lesson parse_lesson(std::string_view text, const std::string& path) {
   return lesson;
 }
 
+std::string not_a_file(const std::string& path) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  switch (status.type()) {
+    case fs::file_type::regular: return "";
+    case fs::file_type::directory: return "a directory, not a file";
+    case fs::file_type::fifo: return "a FIFO (named pipe), not a file";
+    case fs::file_type::block:
+    case fs::file_type::character: return "a device, not a file";
+    case fs::file_type::socket: return "a socket, not a file";
+    case fs::file_type::not_found: return "no such file";
+    default: return ec ? "cannot look at it (" + ec.message() + ")" : "not a regular file";
+  }
+}
+
 Lesson load_lesson(const std::string& path) {
+  if (const std::string what = not_a_file(path); !what.empty())
+    throw LessonError(path + ": " + (what == "no such file" ? std::string("cannot read the lesson file") : what));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw LessonError(path + ": cannot read the lesson file");
   std::ostringstream text;
@@ -299,7 +408,6 @@ std::vector<std::string> lesson_problems(const Lesson& lesson) {
     const LessonSlide& slide = lesson.slides[i];
     const std::string where = (lesson.path.empty() ? std::string("lesson") : lesson.path) + ":" +
                               std::to_string(slide.line) + ": slide " + std::to_string(i + 1) + ": ";
-    std::error_code ec;
     switch (slide.source) {
       case SlideSource::Scenario:
         try {
@@ -309,10 +417,12 @@ std::vector<std::string> lesson_problems(const Lesson& lesson) {
         }
         break;
       case SlideSource::CudaFile:
-        if (!fs::is_regular_file(slide.file.path, ec)) problems.push_back(where + "cu: " + slide.file.path + ": no such file");
+        if (const std::string what = not_a_file(slide.file.path); !what.empty())
+          problems.push_back(where + "cu: " + slide.file.path + ": " + what);
         break;
       case SlideSource::TraceFile:
-        if (!fs::is_regular_file(slide.trace_path, ec)) problems.push_back(where + "trace: " + slide.trace_path + ": no such file");
+        if (const std::string what = not_a_file(slide.trace_path); !what.empty())
+          problems.push_back(where + "trace: " + slide.trace_path + ": " + what);
         break;
     }
   }

@@ -13,6 +13,7 @@ namespace {
 
 // The file's text, or "" when it cannot be read (the parser says why).
 std::string read_text(const std::string& path) {
+  if (!not_a_file(path).empty()) return "";  // a FIFO would block the app; load_lesson says what it is
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
@@ -21,7 +22,7 @@ std::string read_text(const std::string& path) {
 
 // A lesson that parses and whose every slide can run; LessonError otherwise.
 Lesson checked_lesson(const std::string& path, const std::string& text) {
-  Lesson lesson = text.empty() && !fs::is_regular_file(path) ? load_lesson(path)  // says why it cannot be read
+  Lesson lesson = text.empty() && !not_a_file(path).empty() ? load_lesson(path)  // says why it cannot be read
                                                              : parse_lesson(text, path);
   const std::vector<std::string> problems = lesson_problems(lesson);
   if (!problems.empty()) {

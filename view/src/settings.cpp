@@ -29,6 +29,16 @@ namespace {
 constexpr int kMinWindow = 200, kMaxWindow = 16384;  // a saved size beyond these is damage
 constexpr double kMinSpeed = 0.1, kMaxSpeed = 20.0;  // Playback's range
 
+// A value as a warning shows it: a scalar as JSON, cut at 80 characters;
+// an array or object by its kind only (dump() recurses: a settings.json
+// nested 100 000 deep overflowed the stack printing its warning).
+std::string describe(const json& value) {
+  if (value.is_structured()) return std::string("(") + (value.is_array() ? "an array" : "an object") + ")";
+  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() > 80) text = text.substr(0, 77) + "...";
+  return text;
+}
+
 void append(std::string* warning, const std::string& text) {
   if (!warning) return;
   if (!warning->empty()) *warning += "; ";
@@ -57,7 +67,7 @@ void read_field(const json& doc, const char* name, T* value, Check valid, std::s
         fits = v >= double(std::numeric_limits<T>::min()) && v <= double(std::numeric_limits<T>::max());
       }
       if (!fits) {
-        append(problems, std::string("\"") + name + "\" has an invalid value " + it->dump());
+        append(problems, std::string("\"") + name + "\" has an invalid value " + describe(*it));
         return;
       }
     }
@@ -68,7 +78,7 @@ void read_field(const json& doc, const char* name, T* value, Check valid, std::s
     }
   } catch (const json::exception&) {
   }
-  append(problems, std::string("\"") + name + "\" has an invalid value " + it->dump());
+  append(problems, std::string("\"") + name + "\" has an invalid value " + describe(*it));
 }
 
 }  // namespace
@@ -82,8 +92,13 @@ std::string default_settings_path() {
   return "warpviz-settings.json";  // no home at all: the working directory
 }
 
-AppSettings load_settings(const std::string& path, std::string* warning) {
-  if (warning) warning->clear();
+namespace {
+
+// The file's settings; `damaged` when its text was read and is not all good
+// (not JSON, not an object, a field of the wrong kind): what the next save
+// would lose.
+AppSettings read_settings(const std::string& path, std::string* warning, bool* damaged) {
+  *damaged = false;
   AppSettings settings;
   std::error_code ec;
   if (!fs::exists(path, ec)) return settings;  // first run: silently the defaults
@@ -105,10 +120,12 @@ AppSettings load_settings(const std::string& path, std::string* warning) {
     doc = json::parse(text.str());
   } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e3000
     append(warning, prefix + "not valid JSON (" + e.what() + "); using defaults");
+    *damaged = true;
     return settings;
   }
   if (!doc.is_object()) {
     append(warning, prefix + "expected a JSON object, found " + std::string(doc.type_name()) + "; using defaults");
+    *damaged = true;
     return settings;
   }
 
@@ -149,7 +166,29 @@ AppSettings load_settings(const std::string& path, std::string* warning) {
              [](double v) { return std::isfinite(v) && v >= kMinTimeLimit && v <= kMaxTimeLimit; }, &problems);
   read_field(doc, "zoom", &settings.zoom,
              [](double v) { return std::isfinite(v) && v >= kMinZoom && v <= kMaxZoom; }, &problems);
-  if (!problems.empty()) append(warning, prefix + problems + "; using the defaults for those");
+  if (!problems.empty()) {
+    append(warning, prefix + problems + "; using the defaults for those");
+    *damaged = true;
+  }
+  return settings;
+}
+
+}  // namespace
+
+std::string damaged_settings_path(const std::string& path) { return path + ".bad"; }
+
+AppSettings load_settings(const std::string& path, std::string* warning) {
+  std::string said;
+  bool damaged = false;
+  AppSettings settings = read_settings(path, &said, &damaged);
+  if (damaged) {
+    // Kept before the session's save writes the defaults over it.
+    const std::string bad = damaged_settings_path(path);
+    std::error_code ec;
+    fs::copy_file(path, bad, fs::copy_options::overwrite_existing, ec);
+    said += ec ? "; could not keep a copy as " + bad + " (" + ec.message() + ")" : "; the file is kept as " + bad;
+  }
+  if (warning) *warning = said;
   return settings;
 }
 
@@ -161,6 +200,59 @@ void remember_recent_file(AppSettings& settings, const std::string& path) {
   files.erase(std::remove(files.begin(), files.end(), absolute), files.end());
   files.insert(files.begin(), absolute);
   if (files.size() > kMaxRecentFiles) files.resize(kMaxRecentFiles);
+}
+
+AppSettings merge_settings(const AppSettings& mine, const AppSettings& as_loaded, const AppSettings& on_disk) {
+  AppSettings out = on_disk;
+  const auto take = [](auto& to, const auto& changed, const auto& was) {
+    if (!(changed == was)) to = changed;
+  };
+  take(out.window_w, mine.window_w, as_loaded.window_w);
+  take(out.window_h, mine.window_h, as_loaded.window_h);
+  take(out.imgui_layout, mine.imgui_layout, as_loaded.imgui_layout);
+  take(out.scenario, mine.scenario, as_loaded.scenario);
+  take(out.language, mine.language, as_loaded.language);
+  take(out.speed, mine.speed, as_loaded.speed);
+  take(out.play_order, mine.play_order, as_loaded.play_order);
+  take(out.hold_s, mine.hold_s, as_loaded.hold_s);
+  take(out.pause_after_round, mine.pause_after_round, as_loaded.pause_after_round);
+  take(out.time_limit_s, mine.time_limit_s, as_loaded.time_limit_s);
+  take(out.zoom, mine.zoom, as_loaded.zoom);
+  for (const auto& [id, shown] : mine.panels) {
+    const auto was = as_loaded.panels.find(id);
+    if (was == as_loaded.panels.end() || was->second != shown) out.panels[id] = shown;
+  }
+  // Recent files: remember_recent_file puts a file first, so this
+  // instance's list is what it opened (its front) followed by what it loaded,
+  // less what it removed. Those it opened come first, then the file's list
+  // less those it removed (the list's end dropped to keep ten is no removal).
+  if (mine.recent_files != as_loaded.recent_files) {
+    const auto has = [](const std::vector<std::string>& files, const std::string& f) {
+      return std::find(files.begin(), files.end(), f) != files.end();
+    };
+    const std::vector<std::string>& now = mine.recent_files;
+    const std::vector<std::string>& was = as_loaded.recent_files;
+    size_t kept_from = now.size();  // now[kept_from..] is `was` in order, some left out
+    for (size_t j = was.size(); kept_from > 0 && j > 0; --j)
+      if (now[kept_from - 1] == was[j - 1]) --kept_from;
+    std::vector<std::string> merged(now.begin(), now.begin() + long(kept_from));
+    const bool full = now.size() >= kMaxRecentFiles;
+    for (const std::string& f : on_disk.recent_files) {
+      const bool removed = !full && has(was, f) && !has(now, f);
+      if (!removed && !has(merged, f)) merged.push_back(f);
+    }
+    if (merged.size() > kMaxRecentFiles) merged.resize(kMaxRecentFiles);
+    out.recent_files = std::move(merged);
+  }
+  return out;
+}
+
+bool save_settings_merged(const AppSettings& mine, const AppSettings& as_loaded, const std::string& path,
+                          std::string* error) {
+  std::string ignored;
+  bool damaged = false;
+  const AppSettings on_disk = read_settings(path, &ignored, &damaged);  // defaults when missing or damaged
+  return save_settings(merge_settings(mine, as_loaded, on_disk), path, error);
 }
 
 bool save_settings(const AppSettings& settings, const std::string& path, std::string* error) {

@@ -67,6 +67,20 @@ struct Lesson {
   std::vector<LessonSlide> slides;  // never empty once parsed
 };
 
+// Bounds a lesson is held to before and while it parses: its size, how deep
+// arrays, inline tables and dotted keys nest (toml11 recurses on them), how
+// many keys one table holds, and
+// a caption's length (the presentation draws it whole, every frame).
+constexpr size_t kMaxLessonBytes = size_t(1) << 20;
+constexpr int kMaxLessonDepth = 32;
+constexpr size_t kMaxLessonTableKeys = 1024;  // in one table: toml11 is quadratic in them
+constexpr size_t kMaxCaptionBytes = 4096;
+
+// What `path` is when it is not a regular file: "a directory", "a FIFO",
+// "a device", "a socket", "missing"; "" for a regular file (or a link to
+// one). Nothing is opened, so a FIFO never blocks.
+std::string not_a_file(const std::string& path);
+
 // Parses a lesson's text; `path` names it in errors and anchors the slides'
 // relative paths (its folder). Throws LessonError for a syntax error, a
 // missing or unknown field, a value of the wrong type or out of range.

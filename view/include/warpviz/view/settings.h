@@ -43,8 +43,20 @@ void remember_recent_file(AppSettings& settings, const std::string& path);
 
 // $XDG_CONFIG_HOME/warpviz/settings.json, else ~/.config/warpviz/settings.json.
 std::string default_settings_path();
-// Missing file: defaults. Unreadable or corrupt: defaults, and `warning` says why.
+// Missing file: defaults. Unreadable or corrupt: defaults, and `warning` says
+// why; a damaged file's text (not JSON, a field of the wrong kind) is copied
+// to damaged_settings_path(path) first, which the warning names.
 AppSettings load_settings(const std::string& path, std::string* warning);
+std::string damaged_settings_path(const std::string& path);  // PATH.bad
+
+// Two instances: what `mine` changed since `as_loaded` (what this instance
+// read at its start) applied over `on_disk` (the file now). Recent files:
+// the ones this instance opened first, then the file's, less the ones this
+// instance removed.
+AppSettings merge_settings(const AppSettings& mine, const AppSettings& as_loaded, const AppSettings& on_disk);
+// Reads `path` again and saves merge_settings over it (atomically, as save_settings).
+bool save_settings_merged(const AppSettings& mine, const AppSettings& as_loaded, const std::string& path,
+                          std::string* error);
 // Writes to a temporary file and renames (write_file_replacing): a crash never
 // leaves half a file; the mode and a symlink are kept.
 bool save_settings(const AppSettings& settings, const std::string& path, std::string* error);
