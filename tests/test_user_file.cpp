@@ -324,6 +324,82 @@ TEST_CASE("extern __shared__ memory sized by the launch", "[user][run]") {
   for (uint64_t b : out->bits) CHECK(b == 0x43000000u);  // 128.0f
 }
 
+TEST_CASE("--shared 0 and an extern __shared__ write: an out-of-bounds fault that names the line", "[user][faults][shared]") {
+  FileRequest request;
+  request.inputs = {{"", "iota"}};
+  request.shared = 0;
+  FileRun run = run_file("shared_past_end.cu", request);
+  INFO(run.message << run.compiler_output);
+  CHECK(run.outcome == FileOutcome::Crash);
+  CHECK(run.message.find("0 bytes past the end of the dynamic shared memory (extern __shared__, 0 bytes") !=
+        std::string::npos);
+  CHECK(run.message.find("shared_past_end.cu:5") != std::string::npos);
+  // Sized right, the same file runs and reverses the input.
+  request.shared = 32 * sizeof(int);
+  run = run_file("shared_past_end.cu", request);
+  INFO(run.message);
+  REQUIRE(run.ok());
+  CHECK(as_i32(run.launches[0].output("out")->bits[0]) == 31);
+}
+
+TEST_CASE("a launch an sm_90 GPU refuses fails with the CUDA runtime's error", "[user][faults][launch]") {
+  auto refused = [](Dim3 grid, Dim3 block, size_t shared) {
+    FileRequest request;
+    request.grid = grid;
+    request.block = block;
+    request.shared = shared;
+    request.inputs = {{"", "ones"}};
+    request.lens = {{"out", "3"}};
+    return run_file("dynamic_shared.cu", request);
+  };
+  SECTION("--block 2048") {
+    const FileRun run = refused(Dim3{1}, Dim3{2048}, 16);
+    INFO(run.message << run.compiler_output);
+    CHECK(run.outcome == FileOutcome::KernelError);
+    CHECK(run.message.find("cudaErrorInvalidConfiguration: invalid configuration argument") != std::string::npos);
+    CHECK(run.message.find("1024 threads a block") != std::string::npos);
+    CHECK(run.launches.empty());
+  }
+  SECTION("--grid 1,65536") {
+    const FileRun run = refused(Dim3{1, 65536}, Dim3{32}, 16);
+    CHECK(run.outcome == FileOutcome::KernelError);
+    CHECK(run.message.find("cudaErrorInvalidConfiguration") != std::string::npos);
+    CHECK(run.message.find("grid (1,65536,1)") != std::string::npos);
+  }
+  SECTION("--shared 10^12") {
+    const FileRun run = refused(Dim3{1}, Dim3{32}, size_t(1'000'000'000'000));
+    CHECK(run.outcome == FileOutcome::KernelError);
+    CHECK(run.message.find("cudaErrorInvalidValue: invalid argument (1000000000000 bytes of dynamic shared") !=
+          std::string::npos);
+  }
+  SECTION("a grid whose thread count overflows") {
+    const FileRun run = refused(Dim3{0x7fffffffu, 65535, 65535}, Dim3{1024}, 16);
+    INFO(run.message);
+    CHECK(run.outcome == FileOutcome::KernelError);
+    CHECK(run.message.find("thread count") != std::string::npos);
+    CHECK(run.message.find("overflows") != std::string::npos);
+  }
+  SECTION("exit(0) in a kernel") {
+    FileRequest request;
+    const FileRun run = run_file("exit_in_kernel.cu", request);
+    INFO(run.message << run.compiler_output);
+    CHECK(run.outcome == FileOutcome::KernelError);
+    CHECK(run.message.find("kernel `quit_early` called exit()") != std::string::npos);
+  }
+  SECTION("a whole program sees the error from cudaGetLastError, and the kernel does not run") {
+    const FileRun run = run_file("launch_refused.cu");
+    INFO(run.message << run.compiler_output << run.program_output);
+    REQUIRE(run.ok());
+    CHECK(run.program_output.find("block 2048: cudaErrorInvalidConfiguration: invalid configuration argument") !=
+          std::string::npos);
+    CHECK(run.program_output.find("cleared by get: cudaSuccess") != std::string::npos);
+    CHECK(run.program_output.find("grid y 65536: cudaErrorInvalidConfiguration") != std::string::npos);
+    CHECK(run.program_output.find("shared 300 KB: cudaErrorInvalidValue") != std::string::npos);
+    CHECK(run.program_output.find("flag 0") != std::string::npos);
+    CHECK(run.launches.empty());
+  }
+}
+
 TEST_CASE("a user's mistakes end in clear outcomes, never a hang", "[user][faults]") {
   SECTION("a syntax error names the file and line") {
     const FileRun run = run_file("syntax_error.cu");
