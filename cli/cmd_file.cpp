@@ -48,6 +48,8 @@ const char* const kRunFileHelp = R"(usage: warpviz-cli run FILE.cu [options] [--
                         parameters and --input SPEC its input, as for a built-in
   --launch N|NAME       the launch to write or print (default: the first)
   --timeout SECONDS     stop the program after this long (default 10)
+  --memory-limit SIZE   stop it when it and what it started hold more resident
+                        memory (512M, 8G; default a quarter of the machine's RAM)
   --max-steps N         steps recorded per launch before the trace is marked
                         overflowed (default 200000)
   --backend B           cpu (the default for files) | auto
@@ -101,6 +103,12 @@ int run_run_file(const Args& args) {
       const double s = std::strtod(v.c_str(), &end);
       if (!end || *end || !(s > 0) || s > 86400) throw UsageError("--timeout " + v + ": seconds, more than 0");
       request.time_limit_s = s;
+    } else if (a == "--memory-limit") {
+      const std::string v = option_value(args, i);
+      const auto bytes = user::parse_memory_size(v);
+      if (!bytes || *bytes < (uint64_t(1) << 20))
+        throw UsageError("--memory-limit " + v + ": a size of at least 1M, such as 512M or 8G");
+      request.memory_limit_bytes = *bytes;
     } else if (a == "--max-steps") {
       const std::string v = option_value(args, i);
       const auto n = parse_value(DType::U32, v);

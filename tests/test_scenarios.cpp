@@ -12,6 +12,7 @@
 
 #include "warpviz/backends.h"
 #include "warpviz/bank_model.h"
+#include "warpviz/input_spec.h"
 #include "warpviz/scenario.h"
 #include "warpviz/trace_diff.h"
 #include "warpviz/testing.h"
@@ -859,6 +860,11 @@ TEST_CASE("bad scenario requests name the valid choices", "[scenario][errors]") 
   std::string too_wide = "bits:0xfffffffff";
   for (int lane = 1; lane < 32; ++lane) too_wide += ",0x0";
   CHECK_THROWS_WITH(resolve_scenario({"warp_sum", {}, too_wide}), Catch::Contains("item 0 '0xfffffffff' is not a hex bit pattern"));
+  // The bad token is named even where the count is also wrong.
+  CHECK_THROWS_WITH(parse_input_spec("bits:zz"), Catch::Contains("item 0 'zz' is not a hex bit pattern"));
+  CHECK_THROWS_WITH(resolve_scenario({"warp_sum", {}, "bits:0x1,0xg2"}), Catch::Contains("item 1 '0xg2'"));
+  CHECK_THROWS_WITH(parse_input_spec("bits:0x"), Catch::Contains("item 0 '0x'"));
+  CHECK_NOTHROW(parse_input_spec("bits:0xffffffffffffffff,7"));
 }
 
 TEST_CASE("width 12 runs, with a note that the C++ API calls it undefined", "[scenario][shfl]") {

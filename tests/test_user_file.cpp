@@ -1,12 +1,14 @@
 // A user's own .cu file: scanned, rewritten, compiled against the kit, run in
 // a child process on the CPU emulator, and read back launch by launch.
 #include <catch2/catch.hpp>
+#include <signal.h>
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "warpviz/user_file.h"
@@ -322,6 +324,179 @@ TEST_CASE("extern __shared__ memory sized by the launch", "[user][run]") {
   REQUIRE(out);
   REQUIRE(out->bits.size() == 3);
   for (uint64_t b : out->bits) CHECK(b == 0x43000000u);  // 128.0f
+}
+
+namespace {
+
+// The pids a fixture printed as "<who> pid N".
+std::vector<int> printed_pids(const std::string& output) {
+  std::vector<int> pids;
+  for (size_t at = output.find(" pid "); at != std::string::npos; at = output.find(" pid ", at + 1))
+    pids.push_back(std::atoi(output.c_str() + at + 5));
+  return pids;
+}
+
+// Gone, or a zombie about to be reaped: no longer running.
+bool still_running(int pid) {
+  for (int tries = 0; tries < 100; ++tries) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) return false;
+    const size_t paren = line.rfind(')');
+    if (paren == std::string::npos || line[paren + 2] == 'Z') return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("a program whose forked child keeps stdout open: the limit, Cancel and exit end the whole group",
+          "[user][faults][hang]") {
+  SECTION("the time limit") {
+    FileRequest request;
+    request.time_limit_s = 1.0;
+    const FileRun run = run_file("fork_keeps_stdout.cu", request);
+    INFO(run.message << run.compiler_output << run.program_output);
+    CHECK(run.outcome == FileOutcome::Timeout);
+    CHECK(run.timing.run_ms < 4000);
+    const std::vector<int> pids = printed_pids(run.program_output);
+    REQUIRE(pids.size() == 2);
+    for (int pid : pids) CHECK_FALSE(still_running(pid));
+  }
+  SECTION("Cancel") {
+    FileRequest request;
+    request.path = fixture("fork_keeps_stdout.cu");
+    std::atomic<bool> cancel{false}, running{false};
+    RunControl control;
+    control.cancel = &cancel;
+    control.on_status = [&](const std::string& s) { if (s == "running") running = true; };
+    std::thread canceller([&] {
+      while (!running) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+      cancel = true;
+    });
+    const auto start = std::chrono::steady_clock::now();
+    const FileRun run = run_user_file(request, control);
+    canceller.join();
+    INFO(run.message << run.program_output);
+    CHECK(run.outcome == FileOutcome::Cancelled);
+    CHECK(run.timing.run_ms < 3000);
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(60));
+    const std::vector<int> pids = printed_pids(run.program_output);
+    REQUIRE(pids.size() == 2);
+    for (int pid : pids) CHECK_FALSE(still_running(pid));
+  }
+  SECTION("the program exits, its child does not") {
+    const FileRun run = run_file("fork_and_exit.cu");
+    INFO(run.message << run.program_output);
+    CHECK(run.ok());
+    CHECK(run.timing.run_ms < 3000);
+    CHECK(run.program_output.find("parent done") != std::string::npos);
+    const std::vector<int> pids = printed_pids(run.program_output);
+    REQUIRE(pids.size() == 1);
+    CHECK_FALSE(still_running(pids[0]));
+  }
+}
+
+TEST_CASE("a program past its memory limit is stopped with a message naming the limit", "[user][faults][memory]") {
+  FileRequest request;
+  request.memory_limit_bytes = uint64_t(256) << 20;
+  const FileRun run = run_file("memory_hog.cu", request);
+  INFO(run.message << run.program_output);
+  CHECK(run.outcome == FileOutcome::MemoryLimit);
+  CHECK(run.message.find("memory limit of 256.0 MiB") != std::string::npos);
+  CHECK(run.message.find("it reached ") != std::string::npos);
+  CHECK(run.message.find("--memory-limit SIZE") != std::string::npos);
+  CHECK(run.program_output.find("never got here") == std::string::npos);
+  CHECK(default_memory_limit() > (uint64_t(256) << 20));
+}
+
+TEST_CASE("memory sizes: parsed with their units, refused without sense", "[user][memory]") {
+  CHECK(parse_memory_size("512M") == uint64_t(512) << 20);
+  CHECK(parse_memory_size("8G") == uint64_t(8) << 30);
+  CHECK(parse_memory_size("1.5GiB") == uint64_t(3) << 29);
+  CHECK(parse_memory_size("100000") == 100000u);
+  CHECK_FALSE(parse_memory_size("lots"));
+  CHECK_FALSE(parse_memory_size("8X"));
+  CHECK_FALSE(parse_memory_size("-1G"));
+  CHECK(format_memory_size(uint64_t(7) << 30) == "7.0 GiB");
+}
+
+TEST_CASE("--shared 0 and an extern __shared__ write: an out-of-bounds fault that names the line", "[user][faults][shared]") {
+  FileRequest request;
+  request.inputs = {{"", "iota"}};
+  request.shared = 0;
+  FileRun run = run_file("shared_past_end.cu", request);
+  INFO(run.message << run.compiler_output);
+  CHECK(run.outcome == FileOutcome::Crash);
+  CHECK(run.message.find("0 bytes past the end of the dynamic shared memory (extern __shared__, 0 bytes") !=
+        std::string::npos);
+  CHECK(run.message.find("shared_past_end.cu:5") != std::string::npos);
+  // Sized right, the same file runs and reverses the input.
+  request.shared = 32 * sizeof(int);
+  run = run_file("shared_past_end.cu", request);
+  INFO(run.message);
+  REQUIRE(run.ok());
+  CHECK(as_i32(run.launches[0].output("out")->bits[0]) == 31);
+}
+
+TEST_CASE("a launch an sm_90 GPU refuses fails with the CUDA runtime's error", "[user][faults][launch]") {
+  auto refused = [](Dim3 grid, Dim3 block, size_t shared) {
+    FileRequest request;
+    request.grid = grid;
+    request.block = block;
+    request.shared = shared;
+    request.inputs = {{"", "ones"}};
+    request.lens = {{"out", "3"}};
+    return run_file("dynamic_shared.cu", request);
+  };
+  SECTION("--block 2048") {
+    const FileRun run = refused(Dim3{1}, Dim3{2048}, 16);
+    INFO(run.message << run.compiler_output);
+    CHECK(run.outcome == FileOutcome::KernelError);
+    CHECK(run.message.find("cudaErrorInvalidConfiguration: invalid configuration argument") != std::string::npos);
+    CHECK(run.message.find("1024 threads a block") != std::string::npos);
+    CHECK(run.launches.empty());
+  }
+  SECTION("--grid 1,65536") {
+    const FileRun run = refused(Dim3{1, 65536}, Dim3{32}, 16);
+    CHECK(run.outcome == FileOutcome::KernelError);
+    CHECK(run.message.find("cudaErrorInvalidConfiguration") != std::string::npos);
+    CHECK(run.message.find("grid (1,65536,1)") != std::string::npos);
+  }
+  SECTION("--shared 10^12") {
+    const FileRun run = refused(Dim3{1}, Dim3{32}, size_t(1'000'000'000'000));
+    CHECK(run.outcome == FileOutcome::KernelError);
+    CHECK(run.message.find("cudaErrorInvalidValue: invalid argument (1000000000000 bytes of dynamic shared") !=
+          std::string::npos);
+  }
+  SECTION("a grid whose thread count overflows") {
+    const FileRun run = refused(Dim3{0x7fffffffu, 65535, 65535}, Dim3{1024}, 16);
+    INFO(run.message);
+    CHECK(run.outcome == FileOutcome::KernelError);
+    CHECK(run.message.find("thread count") != std::string::npos);
+    CHECK(run.message.find("overflows") != std::string::npos);
+  }
+  SECTION("exit(0) in a kernel") {
+    FileRequest request;
+    const FileRun run = run_file("exit_in_kernel.cu", request);
+    INFO(run.message << run.compiler_output);
+    CHECK(run.outcome == FileOutcome::KernelError);
+    CHECK(run.message.find("kernel `quit_early` called exit()") != std::string::npos);
+  }
+  SECTION("a whole program sees the error from cudaGetLastError, and the kernel does not run") {
+    const FileRun run = run_file("launch_refused.cu");
+    INFO(run.message << run.compiler_output << run.program_output);
+    REQUIRE(run.ok());
+    CHECK(run.program_output.find("block 2048: cudaErrorInvalidConfiguration: invalid configuration argument") !=
+          std::string::npos);
+    CHECK(run.program_output.find("cleared by get: cudaSuccess") != std::string::npos);
+    CHECK(run.program_output.find("grid y 65536: cudaErrorInvalidConfiguration") != std::string::npos);
+    CHECK(run.program_output.find("shared 300 KB: cudaErrorInvalidValue") != std::string::npos);
+    CHECK(run.program_output.find("flag 0") != std::string::npos);
+    CHECK(run.launches.empty());
+  }
 }
 
 TEST_CASE("a user's mistakes end in clear outcomes, never a hang", "[user][faults]") {

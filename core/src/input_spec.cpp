@@ -82,6 +82,11 @@ InputSpec parse_input_spec(std::string_view text) {
   } else if (head == "bits" && has_rest && !rest.empty()) {
     spec.kind = InputSpec::Kind::Bits;
     spec.items = split_items(rest);
+    // A token that is no hex at all is named now, before a count mismatch would hide it.
+    for (size_t i = 0; i < spec.items.size(); ++i)
+      if (!parse_hex(DType::U64, spec.items[i]))
+        bad_input("bits: item " + std::to_string(i) + " '" + spec.items[i] +
+                  "' is not a hex bit pattern (hex digits, optionally 0x-prefixed, at most 16)");
   } else {
     bad_input("'" + std::string(text) + "' is not an input spec");
   }

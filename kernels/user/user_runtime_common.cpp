@@ -155,8 +155,20 @@ void describe_where(FaultText& t, void* context) {
 #endif
 }
 
+const unsigned char* g_shared_base = nullptr;
+size_t g_shared_bytes = 0;
+const unsigned char* g_shared_end = nullptr;
+
 void describe_address(FaultText& t, const void* addr) {
   const auto* p = static_cast<const unsigned char*>(addr);
+  if (g_shared_base && p >= g_shared_base + g_shared_bytes && p < g_shared_end) {
+    t.add(": ");
+    t.add_u((unsigned long long)(p - (g_shared_base + g_shared_bytes)));
+    t.add(" bytes past the end of the dynamic shared memory (extern __shared__, ");
+    t.add_u(g_shared_bytes);
+    t.add(" bytes: the launch's third <<< >>> argument, --shared BYTES for a kernels-only file)");
+    return;
+  }
   for (size_t i = 0; i < g_allocation_count; ++i) {
     const Allocation& a = g_allocations[i];
     if (p >= a.base + a.bytes && p < a.map + a.map_bytes) {
@@ -233,9 +245,21 @@ void install_handlers() {
   sigaction(SIGUSR1, &sa, nullptr);
 }
 
+// exit() from a kernel would end the run as a success; on a GPU it cannot
+// even be called there, so it is the kernel's error.
+void on_exit_in_kernel() {
+  if (const char* k = g_running_kernel.load())
+    fail("kernel-error",
+         std::string("kernel `") + k +
+             "` called exit(): a kernel cannot end the program (nvcc rejects it: calling a __host__ function "
+             "from a __global__ function is not allowed); return from the kernel instead",
+         3);
+}
+
 // Set up before main(): the report file and the handlers.
 struct RuntimeStart {
   RuntimeStart() {
+    std::atexit(on_exit_in_kernel);
     if (!out_dir()) return;
     g_fault_fd = ::open(out_path("fault.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     install_handlers();
@@ -305,6 +329,12 @@ void save_last_trace() {
 }
 
 void set_running_kernel(const char* name) { g_running_kernel = name; }
+
+void set_dynamic_shared_area(const void* base, size_t bytes, const void* end) {
+  g_shared_base = static_cast<const unsigned char*>(base);
+  g_shared_bytes = bytes;
+  g_shared_end = static_cast<const unsigned char*>(end);
+}
 
 bool register_allocation(void* base, size_t bytes, void* map, size_t map_bytes) {
   if (g_allocation_count == kMaxAllocations) return false;

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "user_runtime_internal.h"
 
@@ -62,33 +63,68 @@ void guarded_free(void* ptr) {
 
 cudaError_t g_last_error = cudaSuccess;
 
-// One fixed buffer, so a file-scope `extern __shared__` pointer, set once at
+// One fixed area, so a file-scope `extern __shared__` pointer, set once at
 // start-up, stays right for every launch. The H200's largest opt-in block.
 constexpr size_t kMaxDynamicShared = 227 * 1024;
-alignas(128) unsigned char g_dynamic_shared[kMaxDynamicShared];
 
-bool valid_launch(Dim3 grid, Dim3 block, size_t shared) {
-  if (grid.count() == 0 || block.count() == 0 || block.count() > 1024) return false;
-  if (block.x > 1024 || block.y > 1024 || block.z > 64) return false;
-  if (grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu) return false;
-  return shared <= kMaxDynamicShared;
+size_t round_to_pages(size_t bytes) { return (bytes + page_size() - 1) / page_size() * page_size(); }
+
+// Mapped on first use (a file-scope pointer may ask before main), with a
+// guard page past the largest size.
+unsigned char* dynamic_shared_area() {
+  static unsigned char* const area = [] {
+    const size_t bytes = round_to_pages(kMaxDynamicShared) + page_size();
+    void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) fail("kernel-error", "cannot map the dynamic shared memory area", 3);
+    mprotect(static_cast<unsigned char*>(m) + round_to_pages(kMaxDynamicShared), page_size(), PROT_NONE);
+    return static_cast<unsigned char*>(m);
+  }();
+  return area;
+}
+
+// Only the launch's bytes are accessible, so an access past them faults as
+// on a GPU. Pages are the granularity: exact for 0 and whole pages.
+void size_dynamic_shared(size_t bytes) {
+  unsigned char* area = dynamic_shared_area();
+  const size_t open = round_to_pages(bytes), all = round_to_pages(kMaxDynamicShared);
+  if (open) mprotect(area, open, PROT_READ | PROT_WRITE);
+  if (open < all) mprotect(area + open, all - open, PROT_NONE);
+  std::memset(area, 0, bytes);
+  set_dynamic_shared_area(area, bytes, area + all + page_size());
 }
 
 }  // namespace
 
+std::string launch_config_error(Dim3 grid, Dim3 block, size_t shared_bytes) {
+  char dims[160];
+  std::snprintf(dims, sizeof dims, "grid (%u,%u,%u), block (%u,%u,%u)", grid.x, grid.y, grid.z, block.x, block.y,
+                block.z);
+  const std::string config = "cudaErrorInvalidConfiguration: invalid configuration argument (";
+  // Each dimension first: their product may not even fit 64 bits.
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0)
+    return config + dims + ": a dimension is 0)";
+  if (block.x > 1024 || block.y > 1024 || block.z > 64 || block.count() > 1024)
+    return config + dims + ": sm_90 allows at most 1024 threads a block, 1024 x 1024 x 64)";
+  if (grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535)
+    return config + dims + ": sm_90 allows a grid of at most 2147483647 x 65535 x 65535 blocks)";
+  if (shared_bytes > kMaxDynamicShared)
+    return "cudaErrorInvalidValue: invalid argument (" + std::to_string(shared_bytes) +
+           " bytes of dynamic shared memory; sm_90 allows at most " + std::to_string(kMaxDynamicShared) +
+           " a block, with the opt-in)";
+  return "";
+}
+
 void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
                 const std::function<void()>& thread_body) {
   // A launch a GPU refuses runs nothing and leaves an error for cudaGetLastError.
-  if (!valid_launch(grid, block, shared_bytes)) {
-    g_last_error = cudaErrorInvalidConfiguration;
-    std::fprintf(stderr,
-                 "warpviz: launch of %s with grid (%u,%u,%u), block (%u,%u,%u), %zu shared bytes is invalid on "
-                 "sm_90; it did not run (cudaGetLastError: cudaErrorInvalidConfiguration)\n",
-                 kernel_name, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared_bytes);
+  const std::string refused = launch_config_error(grid, block, shared_bytes);
+  if (!refused.empty()) {
+    g_last_error = refused.starts_with("cudaErrorInvalidValue") ? cudaErrorInvalidValue : cudaErrorInvalidConfiguration;
+    std::fprintf(stderr, "warpviz: launch of %s did not run: %s\n", kernel_name, refused.c_str());
     return;
   }
   const int index = begin_launch();
-  std::memset(g_dynamic_shared, 0, shared_bytes);
+  size_dynamic_shared(shared_bytes);
   Trace trace;
   set_running_kernel(kernel_name);
   try {
@@ -105,7 +141,7 @@ void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_by
                 [](void* host, const void* device, size_t bytes) { std::memcpy(host, device, bytes); });
 }
 
-void* dynamic_shared_memory() { return g_dynamic_shared; }
+void* dynamic_shared_memory() { return dynamic_shared_area(); }
 
 }  // namespace warpviz::user
 

@@ -16,5 +16,8 @@ struct TakenAllocation {
   bool found = false;
 };
 TakenAllocation take_allocation(const void* base);
+// The launch's dynamic shared memory: `bytes` usable from `base`, inaccessible
+// up to `end`, so crash reports can say a write went past it.
+void set_dynamic_shared_area(const void* base, size_t bytes, const void* end);
 
 }  // namespace warpviz::user

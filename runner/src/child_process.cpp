@@ -1,5 +1,6 @@
 #include "child_process.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -7,6 +8,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -20,6 +23,38 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 }
 
 }  // namespace
+
+uint64_t process_group_rss(int pgid) {
+  static const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
+  uint64_t total = 0;
+  DIR* proc = opendir("/proc");
+  if (!proc) return 0;
+  while (dirent* e = readdir(proc)) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    char path[64], buf[512];
+    std::snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    const ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) continue;
+    buf[n] = 0;
+    // After the command's ")": state ppid pgrp ... field 24 is rss in pages.
+    const char* p = std::strrchr(buf, ')');
+    if (!p) continue;
+    char state;
+    long ppid, pgrp;
+    unsigned long long skip, rss;
+    if (std::sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3 || pgrp != pgid) continue;
+    // Fields 6..23 are skipped one by one: 18 of them, then rss.
+    const char* q = p + 1;
+    for (int field = 3; field < 24 && q; ++field) q = std::strchr(q + 1, ' ');
+    if (q && std::sscanf(q, " %llu", &rss) == 1) total += rss * page;
+    (void)skip;
+  }
+  closedir(proc);
+  return total;
+}
 
 ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& options) {
   ChildResult r;
@@ -77,30 +112,57 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
   int status = 0;
   bool exited = false, pipe_open = pipe_fds[0] >= 0;
   bool warned = false;
-  std::chrono::steady_clock::time_point warned_at;
+  std::chrono::steady_clock::time_point warned_at, exited_at, last_sample = t0;
   char buf[8192];
   while (!exited || pipe_open) {
     if (pipe_open) {
       pollfd p{pipe_fds[0], POLLIN, 0};
       if (poll(&p, 1, 20) > 0) {
         const ssize_t n = read(pipe_fds[0], buf, sizeof buf);
+        // No `continue` after a read: a program that writes without pause
+        // still meets its limits below.
         if (n > 0) {
           if (r.output.size() < (size_t(16) << 20)) r.output.append(buf, size_t(n));
-          continue;
+        } else if (n == 0 || (n < 0 && errno != EINTR)) {
+          pipe_open = false;
         }
-        if (n == 0 || (n < 0 && errno != EINTR)) pipe_open = false;
       }
     } else {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     if (!exited) {
       const pid_t w = waitpid(pid, &status, WNOHANG);
-      if (w == pid) exited = true;
+      if (w == pid) {
+        exited = true;
+        exited_at = std::chrono::steady_clock::now();
+        // What it forked and left running (holding the output pipe open,
+        // say) ends with it: no process of its group outlives the run.
+        kill(-pid, SIGKILL);
+      }
     }
-    if (exited) continue;
+    if (exited) {
+      // A process that left the group still holding the pipe: its output is
+      // not waited for.
+      if (pipe_open && ms_since(exited_at) > options.grace_s * 1000.0 + 200) pipe_open = false;
+      continue;
+    }
     const double elapsed = ms_since(t0);
     const bool cancel = options.cancel && options.cancel->load();
     const bool over = options.time_limit_s > 0 && elapsed > options.time_limit_s * 1000.0;
+    // Sampled every 50 ms: a fast allocator can pass the limit by what it
+    // touches in that time, which the message reports.
+    if (options.memory_limit_bytes && !warned && ms_since(last_sample) >= 50) {
+      last_sample = std::chrono::steady_clock::now();
+      const uint64_t rss = process_group_rss(pid);
+      r.peak_rss_bytes = std::max(r.peak_rss_bytes, rss);
+      if (rss > options.memory_limit_bytes) {
+        warned = true;
+        warned_at = last_sample;
+        r.over_memory = true;
+        kill(-pid, SIGKILL);
+        continue;
+      }
+    }
     if ((cancel || over) && !warned) {
       warned = true;
       warned_at = std::chrono::steady_clock::now();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
@@ -13,6 +14,10 @@ namespace warpviz::user {
 struct ChildOptions {
   std::vector<std::pair<std::string, std::string>> env;  // added to this process's
   double time_limit_s = 0;                                // 0: none
+  // The resident memory of the child's whole process group (0: none). RSS
+  // from /proc, not RLIMIT_AS: AddressSanitizer builds reserve terabytes of
+  // address space they never touch.
+  uint64_t memory_limit_bytes = 0;
   const std::atomic<bool>* cancel = nullptr;
   int output_fd = -1;  // < 0: capture stdout and stderr together
   // Called once when the time limit passes, before the child is killed (the
@@ -27,9 +32,14 @@ struct ChildResult {
   int exit_code = -1;       // when it exited
   int signal = 0;           // when a signal ended it
   bool timed_out = false, cancelled = false;
+  bool over_memory = false;
+  uint64_t peak_rss_bytes = 0;  // the group's, as last sampled before the kill
   std::string output;
   double wall_ms = 0;
 };
+
+// The resident bytes of every process in group `pgid` (Linux /proc).
+uint64_t process_group_rss(int pgid);
 
 ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& options);
 

@@ -13,6 +13,7 @@
 
 #include <cctype>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -43,8 +44,42 @@ const char* outcome_name(FileOutcome outcome) {
     case FileOutcome::ProgramFailed: return "program failed";
     case FileOutcome::Cancelled: return "cancelled";
     case FileOutcome::Unavailable: return "unavailable";
+    case FileOutcome::MemoryLimit: return "memory limit";
   }
   return "?";
+}
+
+uint64_t default_memory_limit() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return uint64_t(4) << 30;
+  return uint64_t(pages) * uint64_t(page) / 4;
+}
+
+std::optional<uint64_t> parse_memory_size(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || !(v > 0)) return std::nullopt;
+  std::string unit(end);
+  for (char& c : unit) c = char(std::toupper(static_cast<unsigned char>(c)));
+  if (unit.size() > 1 && unit.back() == 'B') unit.pop_back();            // MB, GB
+  if (unit.size() > 1 && unit.back() == 'I') unit.pop_back();            // MiB, GiB: the same here
+  double scale = 1;
+  if (unit == "K") scale = 1024.0;
+  else if (unit == "M") scale = 1024.0 * 1024;
+  else if (unit == "G") scale = 1024.0 * 1024 * 1024;
+  else if (unit == "T") scale = 1024.0 * 1024 * 1024 * 1024;
+  else if (!unit.empty() && unit != "B") return std::nullopt;
+  const double bytes = v * scale;
+  if (bytes < 1 || bytes > 1.8e19) return std::nullopt;
+  return uint64_t(bytes);
+}
+
+std::string format_memory_size(uint64_t bytes) {
+  char buf[32];
+  if (bytes >= (uint64_t(1) << 30)) std::snprintf(buf, sizeof buf, "%.1f GiB", double(bytes) / double(1 << 30));
+  else if (bytes >= (uint64_t(1) << 20)) std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / double(1 << 20));
+  else std::snprintf(buf, sizeof buf, "%llu bytes", (unsigned long long)bytes);
+  return buf;
 }
 
 namespace {
@@ -646,6 +681,8 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
               {"WARPVIZ_USER_REQUEST", (run_dir / "request.json").string()},
               {"WARPVIZ_USER_MAX_STEPS", std::to_string(request.max_steps)}};
   opts.time_limit_s = request.time_limit_s;
+  const uint64_t memory_limit = request.memory_limit_bytes ? request.memory_limit_bytes : default_memory_limit();
+  opts.memory_limit_bytes = memory_limit;
   opts.cancel = control.cancel;
   opts.output_fd = control.output_fd;
   opts.on_time_limit = [](int pid) { kill(pid, SIGUSR1); };
@@ -689,6 +726,11 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   } else if (r.cancelled) {
     run.outcome = FileOutcome::Cancelled;
     run.message = "cancelled";
+  } else if (r.over_memory) {
+    run.outcome = FileOutcome::MemoryLimit;
+    run.message = "stopped at the memory limit of " + format_memory_size(memory_limit) + ": it reached " +
+                  format_memory_size(r.peak_rss_bytes) +
+                  " resident (the program and all it started; --memory-limit SIZE, e.g. 8G, raises it)";
   } else if (r.timed_out && !waiting.empty()) {
     // One thread never arrives where the others wait for it: on a GPU too
     // this launch would never end.

@@ -13,6 +13,7 @@
 // under nvcc, the emulator's otherwise).
 #pragma once
 
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -102,6 +103,20 @@ class KernelParam {
   bool output_ = false;
 };
 
+// A request a GPU would refuse, or whose thread count overflows, ends the run
+// with that error before any array is sized from it.
+inline void check_launch_request(const char* kernel_name, const KernelRequest& req) {
+  const std::string refused = launch_config_error(req.grid, req.block, req.shared);
+  if (!refused.empty()) fail("kernel-error", std::string("launch of `") + kernel_name + "`: " + refused, 3);
+  unsigned long long threads = 0;
+  if (__builtin_mul_overflow((unsigned long long)req.grid.count(), (unsigned long long)req.block.count(), &threads) ||
+      threads > (unsigned long long)(SIZE_MAX / 16))
+    fail("kernel-error",
+         std::string("launch of `") + kernel_name + "`: the grid's thread count (" + std::to_string(req.grid.count()) +
+             " blocks x " + std::to_string(req.block.count()) + " threads) overflows",
+         3);
+}
+
 // Runs `kernel` once as the request says, and records it with its outputs.
 template <class... Params, size_t N>
 int run_kernel_only(const char* kernel_name, void (*kernel)(Params...), const ParamDecl (&decls)[N]) {
@@ -110,6 +125,7 @@ int run_kernel_only(const char* kernel_name, void (*kernel)(Params...), const Pa
   for (const ParamDecl& d : decls) names.push_back(d.name);
   check_request_names(names);
   const KernelRequest& req = kernel_request();
+  check_launch_request(kernel_name, req);
   const size_t threads = size_t(req.grid.count() * req.block.count());
   return [&]<size_t... I>(std::index_sequence<I...>) {
     std::tuple<KernelParam<Params>...> params{KernelParam<Params>(decls[I], threads)...};
@@ -126,6 +142,7 @@ template <size_t N = 0>
 int run_kernel_only(const char* kernel_name, void (*kernel)()) {
   check_request_names({});
   const KernelRequest& req = kernel_request();
+  check_launch_request(kernel_name, req);
   kernel ->* launch_config(kernel_name, req.grid, req.block, req.shared)();
   record_outputs({});
   return 0;

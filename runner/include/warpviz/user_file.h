@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,6 +40,9 @@ struct FileRequest {
   bool list_scenarios = false;
   FileBackend backend = FileBackend::Auto;
   double time_limit_s = 10.0;
+  // The resident memory of the program and all it starts; 0 means
+  // default_memory_limit().
+  uint64_t memory_limit_bytes = 0;
   size_t max_steps = 200000;  // per launch; past it the trace is marked overflowed
 };
 
@@ -60,8 +64,17 @@ enum class FileOutcome {
   ProgramFailed,   // a whole program exited non-zero on its own
   Cancelled,       // RunControl::cancel was set
   Unavailable,     // the backend cannot run here (no GPU, no compiler)
+  MemoryLimit,     // its resident memory passed the limit and it was stopped
 };
 const char* outcome_name(FileOutcome outcome);
+
+// A quarter of the machine's RAM: a runaway allocation stops long before the
+// machine swaps, and ordinary programs never come near it.
+uint64_t default_memory_limit();
+// "512M", "2G", "1.5GiB", "100000" (bytes) -> bytes; nullopt when it is none.
+std::optional<uint64_t> parse_memory_size(const std::string& text);
+// 7516192768 -> "7.0 GiB".
+std::string format_memory_size(uint64_t bytes);
 
 struct FileTiming {
   bool cached = false;  // the compiled program came from the cache
