@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <signal.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -610,4 +612,57 @@ TEST_CASE("a file that declares its scenario: listed, then run with --set", "[us
   run = run_file("declared.cu", request);
   CHECK(run.outcome == FileOutcome::RequestError);
   CHECK(run.message.find("factor") != std::string::npos);
+}
+
+TEST_CASE("a kernel name is a name: code in --kernel is refused before anything is compiled", "[user][hostile]") {
+  const fs::path dir = fs::temp_directory_path() / ("warpviz-kernel-name-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path marker = dir / "ran";
+  const std::string hostile[] = {
+      "scale<int>); system(\"touch " + marker.string() + "\"); (void)(0",
+      "scale<int>\n#include <cstdlib>\nint x = system(\"touch " + marker.string() + "\");",
+      "scale<int>>(0); int y = (system(\"touch " + marker.string() + "\")",
+      "scale<(int)1>",
+      "scale<int",
+      "scale<int>x",
+  };
+  for (const std::string& name : hostile) {
+    FileRequest request;
+    request.kernel = name;
+    request.inputs = {{"", "iota"}};
+    const FileRun run = run_file("two_kernels.cu", request);
+    INFO(name << " -> " << run.message);
+    CHECK(run.outcome == FileOutcome::RequestError);
+    CHECK(run.message.find("is not a kernel name") != std::string::npos);
+    CHECK(run.message.find('\n') == std::string::npos);
+    CHECK(run.launches.empty());
+  }
+  CHECK_FALSE(fs::exists(marker));
+
+  FileRequest request;  // template arguments of the allowed kinds still run
+  request.kernel = "scale<unsigned int>";
+  request.inputs = {{"", "iota"}};
+  const FileRun run = run_file("two_kernels.cu", request);
+  INFO(run.message << run.compiler_output);
+  CHECK(run.ok());
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a path with a newline or a quote compiles and names the user's line", "[user][hostile]") {
+  const fs::path dir = fs::temp_directory_path() / ("warpviz-odd-path-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  for (const std::string name : {"a\"b.cu", "line\nbreak.cu", "q?\?=.cu"}) {
+    const fs::path path = dir / name;
+    fs::copy_file(fixture("my_sum.cu"), path, fs::copy_options::overwrite_existing);
+    FileRequest request;
+    request.path = path.string();
+    request.inputs = {{"", "iota"}};
+    const FileRun run = run_user_file(request);
+    INFO(name << ": " << run.message << run.compiler_output);
+    REQUIRE(run.ok());
+    REQUIRE(run.launches.size() == 1);
+    REQUIRE(run.launches[0].steps.size() == 5);
+    CHECK(run.launches[0].steps[0].line == 4);
+  }
+  fs::remove_all(dir);
 }

@@ -221,13 +221,71 @@ bool gpu_present() {
 // [SECTION] The translation unit warpviz compiles
 // ============================================================================
 
+// Every byte that could end the literal or the line is escaped: a path or a
+// parameter default with a newline must not break out of `#line` or a string.
 std::string c_string(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20 || u == 0x7f || c == '?') {
+      // Octal, always three digits, so the next character cannot extend it;
+      // '?' too, so no trigraph forms.
+      const char octal[5] = {'\\', char('0' + (u >> 6)), char('0' + ((u >> 3) & 7)), char('0' + (u & 7)), 0};
+      out += octal;
+    } else {
+      out += c;
+    }
   }
   return out + "\"";
+}
+
+// User text quoted in a message: control bytes shown, not obeyed.
+std::string printable(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\n') out += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += '?';
+    else out += c;
+  }
+  return out;
+}
+
+bool identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// A kernel as the generated host code names it: an identifier, then
+// optionally template arguments made only of identifiers, `::`, numbers,
+// `<>`, `,`, `*`, `&` and spaces, brackets balanced, ending at the last `>`.
+// Nothing else, so the name can never be an expression or a statement.
+bool valid_kernel_call(const std::string& call) {
+  size_t i = 0;
+  if (call.empty() || !identifier_start(call[0])) return false;
+  while (i < call.size() && identifier_char(call[i])) ++i;
+  if (i == call.size()) return true;
+  if (call[i] != '<') return false;
+  int depth = 0;
+  for (; i < call.size(); ++i) {
+    const char c = call[i];
+    if (c == '<') {
+      ++depth;
+    } else if (c == '>') {
+      if (--depth == 0) return i + 1 == call.size();
+    } else if (c == ':') {
+      if (i + 1 >= call.size() || call[i + 1] != ':') return false;
+      ++i;
+    } else if (c == '-') {
+      if (i + 1 >= call.size() || !std::isdigit(static_cast<unsigned char>(call[i + 1]))) return false;
+    } else if (c == '.') {
+      // only inside a number: 1.5f
+      if (i == 0 || !std::isdigit(static_cast<unsigned char>(call[i - 1]))) return false;
+    } else if (!identifier_char(c) && c != ',' && c != '*' && c != '&' && c != ' ') {
+      return false;
+    }
+  }
+  return false;  // a `<` never closed
 }
 
 struct Unit {
@@ -273,6 +331,12 @@ Unit make_unit(const UserSource& src, const FileRequest& request, const Kit& kit
     kernel = &src.kernels.front();
     call = kernel->name;
   } else {
+    if (!valid_kernel_call(call)) {
+      unit.problem = "--kernel: `" + printable(call) +
+                     "` is not a kernel name (an identifier, optionally with template arguments such as "
+                     "scale<float>); nothing was compiled";
+      return unit;
+    }
     const std::string base = kernel_base_name(call);
     for (const KernelDecl& k : src.kernels)
       if (k.name == base) kernel = &k;
@@ -288,7 +352,7 @@ Unit make_unit(const UserSource& src, const FileRequest& request, const Kit& kit
     return unit;
   }
   std::ostringstream driver;
-  driver << "#line 1 \"<warpviz: host code for " << kernel->name << ">\"\n"
+  driver << "#line 1 " << c_string("<warpviz: host code for " + kernel->name + ">") << "\n"
          << "#include \"warpviz/user_driver.h\"\n"
          << "int main() {\n";
   if (kernel->params.empty()) {
