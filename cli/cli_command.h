@@ -36,6 +36,10 @@ int bench_reload(const Args& args);
 // A trace's outputs and shared-memory steps, as `run` prints them.
 void print_trace_summary(const Trace& trace);
 
+// "1 step", "2 steps": a count with its word, singular for one. Every count
+// the CLI prints goes through it (`many` where the plural is not word + "s").
+std::string counted(uint64_t n, const std::string& one, const std::string& many = "");
+
 // True when args hold -h or --help.
 bool wants_help(const Args& args);
 

@@ -117,7 +117,7 @@ int bench_emulator(const Args& args) {
   const ResolvedScenario resolved = resolve_scenario({"reduce_sum", {{"n", n}, {"block", block}}, "ones"});
   if (!json)
     std::cout << "bench emulator: reduce_sum n=" << n << " block=" << block
-              << ", input ones, every warp recorded; " << cores << " cores\n";
+              << ", input ones, every warp recorded; " << counted(cores, "core") << "\n";
   struct Row {
     unsigned threads;
     double seconds, lane_ops_per_s;
@@ -175,8 +175,8 @@ int bench_emulator(const Args& args) {
   } else {
     double total = 0;
     for (uint64_t bits : first_trace->output("out")->bits) total += double(std::bit_cast<float>(uint32_t(bits)));
-    std::cout << "  " << stats.threads << " threads, " << stats.warp_ops << " warp ops, " << stats.lane_ops
-              << " lane-ops, " << steps << " steps (" << std::fixed << std::setprecision(1)
+    std::cout << "  " << counted(stats.threads, "thread") << ", " << counted(stats.warp_ops, "warp op") << ", "
+              << counted(stats.lane_ops, "lane-op") << ", " << counted(steps, "step") << " ("<< std::fixed << std::setprecision(1)
               << double(step_bytes) / (1 << 20) << " MiB), sum of outputs " << std::setprecision(0)
               << total << "\n";
     std::cout << (all_same ? "every thread count gave the first one's trace, byte for byte\n"
@@ -228,9 +228,9 @@ int bench_load(const Args& args) {
                       {"memory_bytes_per_lane_record", records ? double(held) / records : 0.0}});
       continue;
     }
-    std::cout << std::fixed << std::setprecision(1) << file << ": " << file_bytes / 1e6 << " MB, " << steps
-              << " steps, " << uint64_t(records) << " lane records\n"
-              << std::setprecision(3) << "  median of " << repeat << " loads: " << s << " s, "
+    std::cout << std::fixed << std::setprecision(1) << file << ": " << file_bytes / 1e6 << " MB, " << counted(steps, "step")
+              << ", " << counted(uint64_t(records), "lane record") << "\n"
+              << std::setprecision(3) << "  median of " << counted(repeat, "load") << ": " << s << " s, "
               << std::setprecision(1) << records / s / 1e6 << " M lane records/s, " << file_bytes / s / 1e6
               << " MB/s\n"
               << "  in memory: " << std::setprecision(2) << (records ? double(held) / records : 0.0)

@@ -61,10 +61,11 @@ int run_diff(const Args& args) {
   if (a_name == b_name) a_name = paths[0], b_name = paths[1];
   if (differences.empty()) {
     if (interleavings.empty()) {
-      std::cout << "traces are identical (" << a.steps.size() << " steps, " << a.outputs.size() << " outputs)\n";
+      std::cout << "traces are identical (" << counted(a.steps.size(), "step") << ", " << counted(a.outputs.size(), "output")
+                << ")\n";
     } else {
-      std::cout << "traces are equal path by path (" << a.steps.size() << " steps, " << a.outputs.size()
-                << " outputs); divergent paths ran in another order:\n";
+      std::cout << "traces are equal path by path (" << counted(a.steps.size(), "step") << ", "
+                << counted(a.outputs.size(), "output") << "); divergent paths ran in another order:\n";
       for (const PathInterleaving& p : interleavings) std::cout << "  " << describe_interleaving(p, a_name, b_name) << "\n";
     }
     return 0;

@@ -163,7 +163,7 @@ int run_run_file(const Args& args) {
     return 2;
   }
   if (run.launches.size() > 1 && launch.empty() && (json || !out_path.empty()))
-    std::cerr << "note: " << run.launches.size() << " launches were recorded; this is launch 0 ("
+    std::cerr << "note: " << counted(run.launches.size(), "launch", "launches") << " were recorded; this is launch 0 ("
               << picked->meta.params.at("kernel") << "); --launch N|NAME picks another\n";
   if (picked->overflow) std::cerr << "warning: the trace overflowed; only its first steps were kept (--max-steps)\n";
   if (!out_path.empty()) {
@@ -171,7 +171,7 @@ int run_run_file(const Args& args) {
       std::cerr << "warpviz-cli run: " << out_path << " was not written (the run failed)\n";
     } else {
       save_trace(*picked, out_path);
-      std::cerr << "wrote " << out_path << " (" << picked->steps.size() << " steps)\n";
+      std::cerr << "wrote " << out_path << " (" << counted(picked->steps.size(), "step") << ")\n";
     }
   }
   if (json) std::cout << trace_to_json(*picked) << "\n";

@@ -326,15 +326,15 @@ int run_profile(const Args& args) {
   }
   for (const auto& [metric, value] : counters.sums) trace.meta.measurements["ncu." + metric] = value;
   save_trace(trace, o.out_path);
-  std::cerr << "wrote " << o.out_path << " (" << trace.steps.size() << " steps)\n";
+  std::cerr << "wrote " << o.out_path << " (" << counted(trace.steps.size(), "step") << ")\n";
   if (o.json) std::cout << trace_to_json(trace) << "\n";
 
   // 3. The table.
   std::ostream& out = o.json ? std::cerr : std::cout;
   out << "profile " << trace.meta.scenario << " on " << trace.meta.device << ": "
-      << model.load_steps + model.store_steps << " shared-memory steps recorded (" << model.load_steps << " ld, "
-      << model.store_steps << " st); ncu profiled " << counters.launches.size() << " launch"
-      << (counters.launches.size() == 1 ? "" : "es") << " of " << kernel << "\n";
+      << counted(model.load_steps + model.store_steps, "shared-memory step") << " recorded (" << model.load_steps
+      << " ld, " << model.store_steps << " st); ncu profiled " << counted(counters.launches.size(), "launch", "launches")
+      << " of " << kernel << "\n";
   const Row rows[] = {{"ld wavefronts", model.load_wavefronts, kMetricNames[0]},
                       {"ld conflicts", model.load_conflicts, kMetricNames[1]},
                       {"st wavefronts", model.store_wavefronts, kMetricNames[2]},

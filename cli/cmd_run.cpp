@@ -57,14 +57,14 @@ void print_shared_steps(const Trace& trace) {
     const BankAnalysis a = analyze_shared_access(access);
     std::cout << "  line " << step.line << "  " << (step.op == Op::LoadShared ? "ld" : "st") << "." << access.bytes * 8
               << "  block " << step.block << " warp " << step.warp << "  lanes " << std::popcount(access.active) << ": "
-              << a.wavefronts << " wavefront" << (a.wavefronts == 1 ? "" : "s") << ", " << a.conflicts << " conflict"
-              << (a.conflicts == 1 ? "" : "s") << "\n";
+              << counted(a.wavefronts, "wavefront") << ", " << counted(a.conflicts, "conflict") << "\n";
   }
   if (count > kShown) {
     const SharedTotals t = shared_totals(trace);
-    std::cout << "  ... " << count - kShown << " more; in all: " << t.load_steps << " loads (" << t.load_wavefronts
-              << " wavefronts, " << t.load_conflicts << " conflicts), " << t.store_steps << " stores ("
-              << t.store_wavefronts << " wavefronts, " << t.store_conflicts << " conflicts)\n";
+    std::cout << "  ... " << count - kShown << " more; in all: " << counted(t.load_steps, "load") << " ("
+              << counted(t.load_wavefronts, "wavefront") << ", " << counted(t.load_conflicts, "conflict") << "), "
+              << counted(t.store_steps, "store") << " (" << counted(t.store_wavefronts, "wavefront") << ", "
+              << counted(t.store_conflicts, "conflict") << ")\n";
   }
 }
 
@@ -91,19 +91,19 @@ void print_watch_steps(const Trace& trace) {
     }
     std::cout << "\n";
   }
-  if (count > kShown) std::cout << "  ... " << count - kShown << " more watch steps\n";
+  if (count > kShown) std::cout << "  ... " << count - kShown << " more " << (count - kShown == 1 ? "watch step" : "watch steps") << "\n";
 }
 
 }  // namespace
 
 void print_trace_summary(const Trace& trace) {
-  std::cout << trace.meta.scenario << " on " << trace.meta.device << ": " << trace.steps.size()
-            << " steps recorded" << (trace.overflow ? " (overflow: the recorder ran out of room)" : "") << "\n";
+  std::cout << trace.meta.scenario << " on " << trace.meta.device << ": " << counted(trace.steps.size(), "step")
+            << " recorded" << (trace.overflow ? " (overflow: the recorder ran out of room)" : "") << "\n";
   for (const TraceOutput& out : trace.outputs) {
     std::cout << "  " << out.name << " (" << dtype_name(out.dtype) << "):";
     const size_t shown = std::min<size_t>(out.bits.size(), 64);
     for (size_t i = 0; i < shown; ++i) std::cout << " " << format_value(out.dtype, out.bits[i]);
-    if (shown < out.bits.size()) std::cout << " ... (" << out.bits.size() << " values)";
+    if (shown < out.bits.size()) std::cout << " ... (" << counted(out.bits.size(), "value") << ")";
     std::cout << "\n";
   }
   print_shared_steps(trace);
@@ -179,7 +179,7 @@ int run_run(const Args& args) {
 
   if (!out_path.empty()) {
     save_trace(trace, out_path);
-    std::cerr << "wrote " << out_path << " (" << trace.steps.size() << " steps)\n";
+    std::cerr << "wrote " << out_path << " (" << counted(trace.steps.size(), "step") << ")\n";
   }
   if (json) std::cout << trace_to_json(trace) << "\n";
   if (!json && out_path.empty()) print_trace_summary(trace);

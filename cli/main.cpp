@@ -36,6 +36,10 @@ Run 'warpviz-cli COMMAND --help' for a command's options.
 
 namespace warpviz::cli {
 
+std::string counted(uint64_t n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many.empty() ? one + "s" : many);
+}
+
 bool wants_help(const Args& args) {
   for (const auto& a : args)
     if (a == "-h" || a == "--help") return true;

@@ -191,7 +191,7 @@ TEST_CASE("diff: paths in another order are equal path by path, and said", "[cli
 
   const CommandResult lenient = cli("diff " + gpu + " " + cpu);
   CHECK(lenient.exit_code == 0);
-  CHECK(lenient.out.find("traces are equal path by path (6 steps, 1 outputs); divergent paths ran in another order:") !=
+  CHECK(lenient.out.find("traces are equal path by path (6 steps, 1 output); divergent paths ran in another order:") !=
         std::string::npos);
   CHECK(lenient.out.find("same per-path results, different interleaving of the paths: GPU ran path B "
                          "(lanes 0xaaaaaaaa, line 15) first, CPU ran path A (lanes 0x55555555, line 12) first") !=
@@ -272,6 +272,23 @@ TEST_CASE("every command has --help", "[cli]") {
 // ---------------------------------------------------------------------------
 // The shared-memory bank scenarios
 // ---------------------------------------------------------------------------
+
+// A count of one is singular, more plural: "1 step recorded", "1 wavefront,
+// 0 conflicts", "32 wavefronts, 31 conflicts" (cli/main.cpp's counted).
+TEST_CASE("run prints 1 step, 1 wavefront and 2 steps, 32 wavefronts", "[cli][bank][words]") {
+  const CommandResult padded = cli("run bank --backend cpu --set pattern=column --set cols=33");
+  REQUIRE(padded.exit_code == 0);
+  CHECK(padded.out.find(": 1 step recorded") != std::string::npos);
+  CHECK(padded.out.find("1 wavefront, 0 conflicts") != std::string::npos);
+  CHECK(padded.out.find("1 steps") == std::string::npos);
+  CHECK(padded.out.find("1 wavefronts") == std::string::npos);
+  const CommandResult unpadded = cli("run bank --backend cpu --set pattern=column --set cols=32");
+  REQUIRE(unpadded.exit_code == 0);
+  CHECK(unpadded.out.find("32 wavefronts, 31 conflicts") != std::string::npos);
+  const CommandResult sum = cli("run warp_sum --backend cpu");
+  REQUIRE(sum.exit_code == 0);
+  CHECK(sum.out.find(": 10 steps recorded") != std::string::npos);
+}
 
 // The acceptance check of issue 5. The JSON's per-step "wavefronts" and
 // "conflicts" come from the bank model (trace_json.cpp, helper core).
