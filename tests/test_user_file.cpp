@@ -425,7 +425,7 @@ TEST_CASE("memory sizes: parsed with their units, refused without sense", "[user
   CHECK(format_memory_size(uint64_t(7) << 30) == "7.0 GiB");
 }
 
-TEST_CASE("--shared 0 and an extern __shared__ write: an out-of-bounds fault that names the line", "[user][faults][shared]") {
+TEST_CASE("an extern __shared__ write with --shared 0: an out-of-bounds fault that names the line", "[user][faults][shared]") {
   FileRequest request;
   request.inputs = {{"", "iota"}};
   request.shared = 0;
