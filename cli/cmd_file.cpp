@@ -53,6 +53,10 @@ const char* const kRunFileHelp = R"(usage: warpviz-cli run FILE.cu [options] [--
   --max-steps N         steps recorded per launch before the trace is marked
                         overflowed (default 200000)
   --backend B           cpu (the default for files) | auto
+  -I DIR, -D NAME[=V], -U NAME, -l LIB, -L DIR, -std=c++NN
+                        nvcc's options, passed on as nvcc would; -O*, -arch,
+                        -gencode, -lineinfo, -G, -Xcompiler ... are taken and
+                        noted: they change nothing on the CPU emulator
   -o FILE               write the launch's trace (.json or .wvt); never written
                         when the run fails
   --json                print the launch's trace as JSON on stdout (the program's
@@ -126,6 +130,9 @@ int run_run_file(const Args& args) {
       json = true;
     } else if (a == "--scenario") {
       request.scenario = option_value(args, i);
+    } else if (std::string error;
+               user::take_compiler_option(args, i, &request.compiler, &error) != user::CompilerOption::NotOne) {
+      if (!error.empty()) throw UsageError(error);
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError("unknown option '" + a + "'");
     } else if (request.path.empty()) {
@@ -134,6 +141,9 @@ int run_run_file(const Args& args) {
       throw UsageError("unexpected argument '" + a + "' (one file per run; program arguments go after --)");
     }
   }
+
+  if (const std::string noted = user::noted_options_line(request.compiler); !noted.empty())
+    std::cerr << "warpviz-cli run: " << noted << "\n";
 
   user::RunControl control;
   control.output_fd = json ? 2 : 1;  // stdout stays the JSON's alone

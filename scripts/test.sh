@@ -3,9 +3,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# --corpus: also run every corpus program against its H200 reference (tests/corpus).
+corpus_tests=OFF
+for arg in "$@"; do
+  case "$arg" in
+    --corpus) corpus_tests=ON ;;
+    *) echo "test.sh: unknown option '$arg' (--corpus is the only one)" >&2; exit 2 ;;
+  esac
+done
+
 bash scripts/install-deps.sh
 build_dir=${WARPVIZ_BUILD_DIR:-build}
-cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPVIZ_CORPUS_TESTS=$corpus_tests
 cmake --build "$build_dir" -j "$(nproc)"
 
 # The libFuzzer targets (tests/fuzz, scripts/fuzz.sh): built in build-fuzz with clang and

@@ -480,11 +480,15 @@ struct Build {
   bool cancelled = false;
 };
 
-Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const RunControl& control,
-              FileTiming& timing) {
+Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const CompilerOptions& options,
+              const RunControl& control, FileTiming& timing) {
   Build b;
+  const std::vector<std::string> user_compile_args = compile_arguments(options);
+  const std::vector<std::string> user_link_args = link_arguments(options);
   ContentKey key;
   key.add(kit.id);
+  for (const std::string& arg : user_compile_args) key.add("compile " + arg);
+  for (const std::string& arg : user_link_args) key.add("link " + arg);
   key.add(kit.unit_suffix);
   key.add(unit.text);
   key.add(fs::current_path().string());  // #line names a path relative to here
@@ -516,6 +520,8 @@ Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const Run
   cc.push_back(kit.user_include_flag);  // the file's own folder, for its #include "x.h"
   cc.push_back(user_dir.string());
   for (const std::string& d : kit.include_dirs) cc.push_back("-I" + d);
+  // After the kit's folders, so that <cuda_runtime.h> stays the emulator's.
+  cc.insert(cc.end(), user_compile_args.begin(), user_compile_args.end());
   cc.insert(cc.end(), {"-c", unit_file.string(), "-o", (work / "unit.o").string()});
   ChildOptions opts;
   opts.cancel = control.cancel;
@@ -532,6 +538,7 @@ Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const Run
   std::vector<std::string> ld{kit.compiler, (work / "unit.o").string()};
   ld.insert(ld.end(), kit.link_inputs.begin(), kit.link_inputs.end());
   ld.insert(ld.end(), kit.link_flags.begin(), kit.link_flags.end());
+  ld.insert(ld.end(), user_link_args.begin(), user_link_args.end());
   ld.insert(ld.end(), {"-o", (work / "program").string()});
   if (control.on_status) control.on_status("linking");
   t0 = Clock::now();
@@ -712,7 +719,7 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
     run.message = unit.problem;
     return run;
   }
-  Build build = compile(kit, src, unit, control, run.timing);
+  Build build = compile(kit, src, unit, request.compiler, control, run.timing);
   run.compiler_output = build.output;
   run.diagnostics = parse_diagnostics(build.output);
   if (build.cancelled) {
@@ -758,7 +765,7 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   if (!r.started && !fs::exists(build.program, ec)) {
     // Another warpviz pruned the cache (or someone cleared it) between the
     // lookup and the start: build it again, once.
-    build = compile(kit, src, unit, control, run.timing);
+    build = compile(kit, src, unit, request.compiler, control, run.timing);
     if (build.ok) {
       argv[0] = build.program.string();
       r = run_child(argv, opts);

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "warpviz/compiler_options.h"
 #include "warpviz/trace.h"
 
 namespace warpviz::user {
@@ -33,6 +34,7 @@ struct FileRequest {
   std::vector<std::pair<std::string, std::string>> args;    // scalar parameter -> value
   std::vector<std::pair<std::string, std::string>> lens;    // array parameter -> element count
   std::vector<std::string> program_args;                    // a whole program's argv[1..]
+  CompilerOptions compiler;  // the user's nvcc options: -I, -D, -U, -l, -L (compiler_options.h)
   // A file that declares its own scenarios (ScenarioDeclaration): which one,
   // its --set parameters (its input is inputs' "" entry), or list them all.
   std::string scenario;
