@@ -168,8 +168,11 @@ CompilerOption take_compiler_option(const std::vector<std::string>& args, size_t
       continue;
     }
     if (value.empty()) return bad(error, a + " needs a value");
-    if (s.short_name == "-m" && value != "64")
-      return bad(error, a + ": the emulated sm_90 device runs 64-bit programs only");
+    if (s.short_name == "-m") {
+      if (value != "64") return bad(error, a + ": the emulated sm_90 device runs 64-bit programs only");
+      options->noted.push_back(a == "-m64" ? a : "-m64");
+      return CompilerOption::Taken;
+    }
     return apply(s.kind, s.kind == Kind::Standard ? std::string(s.short_name) : a.substr(0, a.find('=')), value,
                  options, error);
   }

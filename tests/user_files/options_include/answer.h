@@ -1,0 +1,3 @@
+// Found only through -I options_include (compiler_options test).
+#pragma once
+#define ANSWER_FROM_HEADER 40
