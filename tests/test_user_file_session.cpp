@@ -297,6 +297,27 @@ TEST_CASE("session: every error line of two_errors.cu is in the file and none el
   CHECK(session.diagnostics_elsewhere().empty());
 }
 
+TEST_CASE("session: a run past its memory limit says so and names the app's setting", "[user][session][memory]") {
+  // Prepare
+  user::FileRequest request;
+  request.path = fixture("memory_hog.cu");
+  request.memory_limit_bytes = uint64_t(256) << 20;
+  UserFileSession session;
+
+  // Run
+  session.open(request);
+  REQUIRE(session.wait_until_settled(kSettle));
+
+  // Verify: the outcome and message the scenario panel's error box shows.
+  REQUIRE(session.last_run() != nullptr);
+  INFO(session.last_run()->message);
+  CHECK(session.last_run()->outcome == user::FileOutcome::MemoryLimit);
+  CHECK(session.status_text() == "memory limit");
+  CHECK_THAT(session.last_run()->message, Catch::Contains("memory limit of 256.0 MiB") &&
+                                              Catch::Contains(UserFileSession::kMemoryLimitHint));
+  CHECK_THAT(session.last_run()->message, !Catch::Contains("--memory-limit"));
+}
+
 TEST_CASE("session: a whole program's launches, picked and kept across a reload", "[user][session]") {
   // Prepare: warp_shuffle.cu copied, so a save does not touch the fixture.
   TempDir dir;

@@ -723,7 +723,7 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
     run.outcome = FileOutcome::MemoryLimit;
     run.message = "stopped at the memory limit of " + format_memory_size(memory_limit) + ": it reached " +
                   format_memory_size(r.peak_rss_bytes) +
-                  " resident (the program and all it started; --memory-limit SIZE, e.g. 8G, raises it)";
+                  " resident (the program and all it started; " + control.memory_limit_hint + ")";
   } else if (r.timed_out && !waiting.empty()) {
     // One thread never arrives where the others wait for it: on a GPU too
     // this launch would never end.

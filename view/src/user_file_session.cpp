@@ -210,6 +210,7 @@ void UserFileSession::start_worker() {
     user::RunControl control;
     control.cancel = &channel->cancel;
     control.output_fd = -1;  // captured: the app shows it
+    control.memory_limit_hint = kMemoryLimitHint;
     control.on_status = [&channel](const std::string& status) {
       std::lock_guard lock(channel->mutex);
       channel->status = status;

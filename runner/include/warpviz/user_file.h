@@ -101,6 +101,9 @@ struct RunControl {
   int output_fd = -1;
   // Called with "compiling", "running", ... as the run moves on (any thread).
   std::function<void(const std::string&)> on_status;
+  // How the user raises the memory limit, ending the message when it is hit:
+  // the CLI's option here; the app names its setting.
+  std::string memory_limit_hint = "--memory-limit SIZE, e.g. 8G, raises it";
 };
 
 // Never throws for anything the file or the request does wrong: the outcome

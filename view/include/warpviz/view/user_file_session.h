@@ -124,6 +124,8 @@ class UserFileSession {
   void select_launch(size_t index);  // from the launch picker: the step starts at 0
 
   static constexpr std::chrono::milliseconds kPollInterval{200};
+  // The end of the message when a run passes its memory limit.
+  static constexpr const char* kMemoryLimitHint = "the scenario panel's Memory limit field raises it, e.g. 8G";
 
  private:
   struct FileStamp {
