@@ -93,6 +93,7 @@ bool AppView::open_file(const std::string& path) {
     user::FileRequest request;
     request.path = path;
     request.time_limit_s = settings.time_limit_s;
+    request.memory_limit_bytes = settings.memory_limit_bytes;
     open_user_file(std::move(request));
     return true;
   }
@@ -186,6 +187,7 @@ void AppView::open_user_file(user::FileRequest request, view::FilePlace place) {
   char limit[32];
   std::snprintf(limit, sizeof limit, "%g", request.time_limit_s);
   fields.time_limit = limit;
+  fields.memory_limit = request.memory_limit_bytes ? user::format_memory_size(request.memory_limit_bytes) : "";
   user_file->open(std::move(request), std::move(place));
   user_file_trace_generation = user_file->trace_generation();
   user_file_source_generation = user_file->source_generation();
@@ -202,7 +204,11 @@ void AppView::open_user_file(user::FileRequest request, view::FilePlace place) {
   view::remember_recent_file(settings, path);
 }
 
-void AppView::close_user_file() { user_file.reset(); }  // stops a run in flight
+// A run in flight is cancelled and not waited for (UserFileSession::close).
+void AppView::close_user_file() {
+  if (user_file) user_file->close();
+  user_file.reset();
+}
 
 bool AppView::poll_user_file() {
   if (!user_file) return false;

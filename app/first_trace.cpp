@@ -27,6 +27,7 @@ bool start_first_trace(AppView& app, const Options& opt, std::future<Trace>* pen
     }
     user::FileRequest request = opt.file_request;
     request.time_limit_s = opt.timeout.value_or(app.settings.time_limit_s);
+    if (!request.memory_limit_bytes) request.memory_limit_bytes = app.settings.memory_limit_bytes;
     view::FilePlace place;  // applied once the run is done
     if (!opt.launch.empty() && std::all_of(opt.launch.begin(), opt.launch.end(), ::isdigit))
       parse_count(opt.launch, &place.launch);

@@ -67,6 +67,7 @@ void AppView::show_slide(size_t index) {
     case view::SlideSource::CudaFile: {
       user::FileRequest request = slide.file;
       request.time_limit_s = settings.time_limit_s;
+      request.memory_limit_bytes = settings.memory_limit_bytes;
       view::FilePlace place;
       place.step = start;  // applied when the run is done
       open_user_file(std::move(request), place);

@@ -121,6 +121,7 @@ struct ScenarioState {
 // file, applied on Enter as the scenario's are.
 struct UserFileFields {
   std::string grid, block, shared, inputs, args, lens, time_limit;
+  std::string memory_limit;  // "" is the runner's default share of the machine
   std::string field_error;  // a field that does not parse, said inline
 };
 

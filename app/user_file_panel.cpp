@@ -2,7 +2,7 @@
 // happening (compiling, running, "done in 812 ms"), Cancel, a fault or a
 // stale trace said in words, the launch picker of a whole program, the form
 // of a kernels-only file (kernel, grid, block, shared, inputs, args, lengths:
-// text fields apply on Enter), the time limit, Run, and the program's own
+// text fields apply on Enter), the time and memory limits, Run, and the program's own
 // output. The logic (runs, reloads, the place) is view::UserFileSession's;
 // this file only draws it.
 //
@@ -19,6 +19,7 @@
 #include <cfloat>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -253,6 +254,30 @@ void draw_time_limit(AppView& app, view::UserFileSession& session) {
   session.request().time_limit_s = seconds;
 }
 
+// Empty is the runner's default share of the machine, shown as the hint.
+void draw_memory_limit(AppView& app, view::UserFileSession& session) {
+  UserFileFields& fields = app.panel_state.user_file;
+  form_label(app.tr("Memory limit", "内存限制"), nullptr);
+  const std::string default_limit = user::format_memory_size(user::default_memory_limit());
+  if (!text_field("##memory_limit", &fields.memory_limit, default_limit.c_str(),
+                  app.tr("Resident memory the program and all it starts may hold before it is stopped, such as "
+                         "512M or 8G; empty is a quarter of this machine's; Enter applies",
+                         "程序及其启动的进程可占用的常驻内存，超过即停止，如 512M 或 8G；留空为本机内存的四分之一；回车生效")))
+    return;
+  uint64_t bytes = 0;
+  if (!fields.memory_limit.empty()) {
+    const std::optional<uint64_t> parsed = user::parse_memory_size(fields.memory_limit);
+    if (!parsed || *parsed < view::kMinMemoryLimit) {
+      fields.field_error = "memory limit '" + fields.memory_limit + "': a size of at least 1M, such as 512M or 8G";
+      return;
+    }
+    bytes = *parsed;
+  }
+  fields.field_error.clear();
+  app.settings.memory_limit_bytes = bytes;  // remembered for the next file too
+  session.request().memory_limit_bytes = bytes;
+}
+
 // ============================================================================
 // [SECTION] Program output
 // ============================================================================
@@ -296,6 +321,7 @@ void AppView::draw_user_file_section() {
     // A whole program sets its own launches; a kernels-only file takes them here.
     if (!session.scanned().has_main) run |= draw_kernel_form(*this, session);
     draw_time_limit(*this, session);
+    draw_memory_limit(*this, session);
     ImGui::EndTable();
   }
   if (ImGui::Button(tr(view::Text::Run))) run = true;

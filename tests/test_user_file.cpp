@@ -501,6 +501,101 @@ TEST_CASE("a launch an sm_90 GPU refuses fails with the CUDA runtime's error", "
   }
 }
 
+TEST_CASE("user_diagnostics: an error inside warpviz's headers is reported at the user's line in CUDA's words",
+          "[user][scan][diagnostics]") {
+  // Prepare: g++'s output as it is for reduce_float.cu and two_errors.cu
+  // (curly quotes), and for a misspelt intrinsic (the C locale's quotes).
+  DiagnosticSources sources;
+  sources.user_file = "k.cu";
+  sources.user_text =
+      "__global__ void k(const float* in, float* out) {\n"
+      "    float v = in[threadIdx.x];\n"
+      "    float total = __reduce_add_sync(0xffffffff, v);\n"
+      "    unsigned votes = __ballot_sync(0xffffffff);\n"
+      "    unsigned b = ballot(0xffffffff, v > 0);\n"
+      "    int id = lane_id();\n"
+      "}\n";
+  sources.kit_dirs = {"/kit/include", "/kit"};
+  sources.intrinsic_macros =
+      "#define __ballot_sync(...) ::warpviz::rec::ballot(__LINE__, __VA_ARGS__)\n"
+      "#define __reduce_add_sync(...) ::warpviz::rec::redux(::warpviz::Op::ReduxAdd, __LINE__, __VA_ARGS__)\n"
+      "#define __reduce_min_sync(...) ::warpviz::rec::redux(::warpviz::Op::ReduxMin, __LINE__, __VA_ARGS__)\n";
+  const std::string output =
+      "In file included from /kit/include/warpviz/record.cuh:18,\n"
+      "                 from <command-line>:\n"
+      "/kit/include/warpviz/record_host.h: In instantiation of \u2018T warpviz::rec::redux(warpviz::Op, uint32_t, "
+      "unsigned int, T) [with T = float; uint32_t = unsigned int]\u2019:\n"
+      "k.cu:3:19:   required from here\n"
+      "/kit/include/warpviz/record_host.h:146:40: error: static assertion failed: __reduce_*_sync takes int or "
+      "unsigned\n"
+      "  146 |   static_assert(sizeof(T) == 4 && std::is_integral_v<T>, \"__reduce_*_sync takes int or unsigned\");\n"
+      "/kit/include/warpviz/record_host.h:146:40: note: \u2018std::is_integral_v<float>\u2019 evaluates to false\n"
+      "k.cu: In function \u2018void k(const float*, float*)\u2019:\n"
+      "/kit/include/warpviz/recorded_intrinsics.h:12:50: error: too few arguments to function \u2018unsigned int "
+      "warpviz::rec::ballot(uint32_t, unsigned int, int)\u2019\n"
+      "k.cu:4:22: note: in expansion of macro \u2018__ballot_sync\u2019\n"
+      "/kit/include/warpviz/record_host.h:123:17: note: declared here\n"
+      "k.cu:5:18: error: 'ballot' was not declared in this scope; did you mean 'warpviz::rec::ballot'?\n"
+      "/kit/include/warpviz/record_host.h:123:17: note: 'warpviz::rec::ballot' declared here\n"
+      "k.cu:6:14: error: 'lane_id' was not declared in this scope\n"
+      "k.cu:6:14: note: suggested alternatives:\n"
+      "/kit/include/warpviz/record_host.h:171:17: note:   'warpviz::rec::lane_id'\n"
+      "/kit/include/warpviz/cooperative_groups_rec.h:22:28: note:   'warpviz::cg::lane_id'\n";
+
+  // Run
+  const std::vector<Diagnostic> d = user_diagnostics(output, sources);
+
+  // Verify: four errors, each at the user's line, none naming warpviz::.
+  REQUIRE(d.size() == 4);
+  for (const Diagnostic& one : d) {
+    CHECK(one.file == "k.cu");
+    CHECK(one.severity == "error");
+    CHECK(one.message.find("warpviz") == std::string::npos);
+  }
+  CHECK((d[0].line == 3 && d[0].column == 19));
+  CHECK(d[0].message == "__reduce_add_sync takes int or unsigned; you passed float");
+  CHECK((d[1].line == 4 && d[1].column == 22));
+  CHECK(d[1].message == "too few arguments to function \u2018__ballot_sync\u2019");
+  CHECK(d[2].line == 5);
+  CHECK(d[2].message == "'ballot' was not declared in this scope; did you mean '__ballot_sync'?");
+  CHECK(d[3].line == 6);
+  CHECK(d[3].message == "'lane_id' was not declared in this scope");
+
+  // An error in a kit header with no line of the user's behind it stays
+  // there, and parse_diagnostics (the raw reading) still sees every line.
+  const std::vector<Diagnostic> alone =
+      user_diagnostics("/kit/include/warpviz/x.h:1:1: error: 'warpviz::cg::grid' is odd\n", sources);
+  REQUIRE(alone.size() == 1);
+  CHECK(alone[0].file == "/kit/include/warpviz/x.h");
+  CHECK(alone[0].message == "'cooperative_groups::grid' is odd");
+  CHECK(parse_diagnostics(output).size() == 11);  // 4 errors, 7 notes
+}
+
+TEST_CASE("compile errors in warpviz's headers come back at the user's lines", "[user][faults][diagnostics]") {
+  SECTION("a float given to __reduce_add_sync") {
+    const FileRun run = run_file("reduce_float.cu");
+    INFO(run.compiler_output);
+    CHECK(run.outcome == FileOutcome::CompileError);
+    REQUIRE_FALSE(run.diagnostics.empty());
+    CHECK(run.diagnostics[0].file == fixture("reduce_float.cu"));
+    CHECK(run.diagnostics[0].line == 4);
+    CHECK(run.diagnostics[0].message == "__reduce_add_sync takes int or unsigned; you passed float");
+    CHECK(run.message.find("reduce_float.cu:4:") != std::string::npos);
+    CHECK(run.message.find("record_host.h") == std::string::npos);
+  }
+  SECTION("two mistakes: both lines, neither naming warpviz's internals") {
+    const FileRun run = run_file("two_errors.cu");
+    INFO(run.compiler_output);
+    CHECK(run.outcome == FileOutcome::CompileError);
+    std::vector<int> lines;
+    for (const Diagnostic& d : run.diagnostics) {
+      CHECK(d.message.find("warpviz::") == std::string::npos);
+      if (d.severity == "error" && d.file == fixture("two_errors.cu")) lines.push_back(d.line);
+    }
+    CHECK(lines == std::vector<int>{4, 5});
+  }
+}
+
 TEST_CASE("a user's mistakes end in clear outcomes, never a hang", "[user][faults]") {
   SECTION("a syntax error names the file and line") {
     const FileRun run = run_file("syntax_error.cu");

@@ -5,7 +5,9 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <memory>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -191,6 +193,129 @@ TEST_CASE("session: cancel stops a run of endless.cu", "[user][session]") {
   CHECK(session.last_run()->outcome == user::FileOutcome::Cancelled);
   CHECK(session.status_text() == "cancelled");
   CHECK(session.shown_trace() == nullptr);
+}
+
+namespace {
+
+// Until the run's program is running (past compiling), updating as the app's loop does.
+bool wait_until_running(UserFileSession& session) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(int(kSettle));
+  while (session.state() != FileRunState::Running && session.busy() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    session.update();
+  }
+  return session.state() == FileRunState::Running;
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+TEST_CASE("session: close returns at once while a forked child holds the program's stdout", "[user][session][ui]") {
+  // fork_leaves_group.cu's child leaves the process group, so the run's
+  // thread waits for its pipe after the kill; fork_keeps_stdout.cu's stays.
+  for (const char* name : {"fork_leaves_group.cu", "fork_keeps_stdout.cu"}) {
+    INFO(name);
+    // Prepare: the program runs, and has forked.
+    std::atomic<int> wakes{0};
+    UserFileSession session([&wakes] { ++wakes; });
+    user::FileRequest request;
+    request.path = fixture(name);
+    request.time_limit_s = 600;
+    session.open(request);
+    REQUIRE(wait_until_running(session));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+
+    // Run
+    const auto t0 = std::chrono::steady_clock::now();
+    session.close();
+    const double close_ms = ms_since(t0);
+
+    // Verify: the frame was not held; the abandoned run neither wakes the
+    // app nor shows up, and the session takes a new file at once.
+    CHECK(close_ms < 100);
+    CHECK_FALSE(session.busy());
+    CHECK(session.state() == FileRunState::Idle);
+    CHECK(session.path().empty());
+    const int wakes_at_close = wakes;
+    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+    CHECK_FALSE(session.update());
+    CHECK(wakes == wakes_at_close);
+    CHECK(session.last_run() == nullptr);
+  }
+}
+
+TEST_CASE("session: reopening and ending a session never wait for the run in flight", "[user][session][ui]") {
+  // Prepare
+  TempDir dir;
+  const fs::path file = dir.path / "k.cu";
+  std::ofstream(file) << kSum;
+  auto session = std::make_unique<UserFileSession>();
+  user::FileRequest slow;
+  slow.path = fixture("fork_leaves_group.cu");
+  slow.time_limit_s = 600;
+  session->open(slow);
+  REQUIRE(wait_until_running(*session));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+
+  // Run: another file opened over it; its result is the new file's.
+  auto t0 = std::chrono::steady_clock::now();
+  session->open(request_for(file));
+  CHECK(ms_since(t0) < 100);
+  REQUIRE(session->wait_until_settled(kSettle));
+  REQUIRE(session->last_run() != nullptr);
+  CHECK(session->last_run()->ok());
+  CHECK(session->path() == file.string());
+
+  // A run that is running when the session ends (the app quits).
+  session->open(slow);
+  REQUIRE(wait_until_running(*session));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  t0 = std::chrono::steady_clock::now();
+  session.reset();
+  CHECK(ms_since(t0) < 100);
+}
+
+TEST_CASE("session: every error line of two_errors.cu is in the file and none elsewhere", "[user][session]") {
+  // Prepare
+  user::FileRequest request;
+  request.path = fixture("two_errors.cu");
+  UserFileSession session;
+
+  // Run
+  session.open(request);
+  REQUIRE(session.wait_until_settled(kSettle));
+
+  // Verify: the source panel marks what diagnostics_in_file gives: both lines.
+  REQUIRE(session.last_run() != nullptr);
+  CHECK(session.last_run()->outcome == user::FileOutcome::CompileError);
+  std::vector<int> lines;
+  for (const user::Diagnostic& d : session.diagnostics_in_file()) lines.push_back(d.line);
+  CHECK(lines == std::vector<int>{4, 5});
+  CHECK(session.diagnostics_elsewhere().empty());
+}
+
+TEST_CASE("session: a run past its memory limit says so and names the app's setting", "[user][session][memory]") {
+  // Prepare
+  user::FileRequest request;
+  request.path = fixture("memory_hog.cu");
+  request.memory_limit_bytes = uint64_t(256) << 20;
+  UserFileSession session;
+
+  // Run
+  session.open(request);
+  REQUIRE(session.wait_until_settled(kSettle));
+
+  // Verify: the outcome and message the scenario panel's error box shows.
+  REQUIRE(session.last_run() != nullptr);
+  INFO(session.last_run()->message);
+  CHECK(session.last_run()->outcome == user::FileOutcome::MemoryLimit);
+  CHECK(session.status_text() == "memory limit");
+  CHECK_THAT(session.last_run()->message, Catch::Contains("memory limit of 256.0 MiB") &&
+                                              Catch::Contains(UserFileSession::kMemoryLimitHint));
+  CHECK_THAT(session.last_run()->message, !Catch::Contains("--memory-limit"));
 }
 
 TEST_CASE("session: a whole program's launches, picked and kept across a reload", "[user][session]") {

@@ -1310,6 +1310,32 @@ TEST_CASE("settings: recent files and the time limit round trip, damage is refus
   CHECK_THAT(warning, Catch::Contains("recent_files") && Catch::Contains("time_limit_s"));
 }
 
+TEST_CASE("settings: the memory limit round trips and a limit under 1M is refused", "[settings]") {
+  // Prepare
+  TempDir dir;
+  const std::string path = (dir.path / "settings.json").string();
+  CHECK(AppSettings{}.memory_limit_bytes == 0);  // the runner's default share
+  AppSettings s;
+  s.memory_limit_bytes = uint64_t(3) << 30;
+
+  // Run
+  REQUIRE(save_settings(s, path, nullptr));
+  std::string warning = "stale";
+  const AppSettings r = load_settings(path, &warning);
+
+  // Verify: kept; another instance's change merges over the file.
+  CHECK(warning.empty());
+  CHECK(r.memory_limit_bytes == uint64_t(3) << 30);
+  AppSettings mine = r;
+  mine.memory_limit_bytes = uint64_t(512) << 20;
+  CHECK(merge_settings(mine, r, AppSettings{}).memory_limit_bytes == uint64_t(512) << 20);
+  const std::string bad = (dir.path / "bad.json").string();
+  std::ofstream(bad) << R"({"memory_limit_bytes": 1000})";
+  const AppSettings b = load_settings(bad, &warning);
+  CHECK(b.memory_limit_bytes == 0);
+  CHECK_THAT(warning, Catch::Contains("memory_limit_bytes"));
+}
+
 // --- Outputs table ---------------------------------------------------------------
 
 namespace {

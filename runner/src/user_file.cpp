@@ -211,6 +211,25 @@ Kit load_kit(const std::string& file) {
   return kit;
 }
 
+// What user_diagnostics needs to take an error in the kit's headers back to
+// the user's line: the kit's folders and the intrinsics' macros.
+DiagnosticSources diagnostic_sources(const Kit& kit, const UserSource& src) {
+  DiagnosticSources sources;
+  sources.user_file = src.path;  // as `#line` names it
+  sources.user_text = src.text;
+  sources.kit_dirs = kit.include_dirs;
+  sources.kit_dirs.push_back(kit.dir.string());  // the precompiled prelude
+  for (const std::string& dir : kit.include_dirs) {
+    std::error_code ec;
+    const fs::path macros = fs::path(dir) / "warpviz" / "recorded_intrinsics.h";
+    if (fs::is_regular_file(macros, ec)) {
+      sources.intrinsic_macros = read_file(macros);
+      break;
+    }
+  }
+  return sources;
+}
+
 // A GPU the driver exposes: the NVIDIA driver's device files.
 bool gpu_present() {
   std::error_code ec;
@@ -374,104 +393,6 @@ Unit make_unit(const UserSource& src, const FileRequest& request, const Kit& kit
 // [SECTION] Compiling, cached by content
 // ============================================================================
 
-// Matched by hand, not std::regex: libstdc++'s matcher recurses once per
-// character, and g++ quotes the user's line, however long, in its output.
-class DiagnosticLine {
- public:
-  explicit DiagnosticLine(const std::string& line) : line_(line) {}
-
-  // g++: "k.cu:3:5: error: ..."; the file is the shortest prefix that fits.
-  bool read_gcc(Diagnostic& d) const {
-    for (size_t colon = line_.find(':', 1); colon != std::string::npos; colon = line_.find(':', colon + 1)) {
-      size_t at = colon + 1;
-      int line = 0, column = 0;
-      if (!number(at, line) || !literal(at, ":") || !number(at, column) || !literal(at, ": ")) continue;
-      std::string severity;
-      if (!one_of(at, {"fatal error", "error", "warning", "note"}, severity) || !literal(at, ": ")) continue;
-      d.file = line_.substr(0, colon);
-      d.line = line;
-      d.column = column;
-      d.severity = severity == "fatal error" ? "error" : severity;
-      d.message = line_.substr(at);
-      return true;
-    }
-    return false;
-  }
-
-  // nvcc's front end: "k.cu(3): error: ..." or "k.cu(3): warning #177-D: ...".
-  bool read_nvcc(Diagnostic& d) const {
-    for (size_t open = line_.find('(', 1); open != std::string::npos; open = line_.find('(', open + 1)) {
-      size_t at = open + 1;
-      int line = 0;
-      std::string severity;
-      if (!number(at, line) || !literal(at, "): ") ||
-          !one_of(at, {"catastrophic error", "error", "warning", "remark"}, severity))
-        continue;
-      if (line_.compare(at, 2, " #") == 0) {  // a diagnostic number, "#177-D"
-        size_t k = at + 2;
-        while (k < line_.size() && (std::isalnum(static_cast<unsigned char>(line_[k])) || line_[k] == '_')) ++k;
-        if (k > at + 2 && line_.compare(k, 2, "-D") == 0) at = k + 2;
-      }
-      if (!literal(at, ": ")) continue;
-      d.file = line_.substr(0, open);
-      d.line = line;
-      d.column = 0;
-      d.severity = severity == "catastrophic error" ? "error" : severity == "remark" ? "note" : severity;
-      d.message = line_.substr(at);
-      return true;
-    }
-    return false;
-  }
-
- private:
-  // Digits that fit an int; a longer number is no line of a real file.
-  bool number(size_t& at, int& value) const {
-    size_t k = at;
-    long long v = 0;
-    while (k < line_.size() && std::isdigit(static_cast<unsigned char>(line_[k]))) {
-      v = v * 10 + (line_[k] - '0');
-      if (v > std::numeric_limits<int>::max()) return false;
-      ++k;
-    }
-    if (k == at) return false;
-    value = int(v);
-    at = k;
-    return true;
-  }
-  bool literal(size_t& at, const char* text) const {
-    const size_t len = std::char_traits<char>::length(text);
-    if (line_.compare(at, len, text) != 0) return false;
-    at += len;
-    return true;
-  }
-  bool one_of(size_t& at, std::initializer_list<const char*> words, std::string& which) const {
-    for (const char* w : words)
-      if (size_t k = at; literal(k, w)) {
-        which = w;
-        at = k;
-        return true;
-      }
-    return false;
-  }
-
-  const std::string& line_;
-};
-
-}  // namespace
-
-std::vector<Diagnostic> parse_diagnostics(const std::string& output) {
-  std::vector<Diagnostic> out;
-  std::istringstream lines(output);
-  std::string line;
-  while (std::getline(lines, line)) {
-    const DiagnosticLine reader(line);
-    Diagnostic d;
-    if (reader.read_gcc(d) || reader.read_nvcc(d)) out.push_back(std::move(d));
-  }
-  return out;
-}
-
-namespace {
 
 struct Build {
   bool ok = false;
@@ -721,7 +642,8 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   }
   Build build = compile(kit, src, unit, request.compiler, control, run.timing);
   run.compiler_output = build.output;
-  run.diagnostics = parse_diagnostics(build.output);
+  if (!build.ok) run.diagnostics = user_diagnostics(build.output, diagnostic_sources(kit, src));
+  else run.diagnostics = parse_diagnostics(build.output);  // warnings: where the compiler says
   if (build.cancelled) {
     run.outcome = FileOutcome::Cancelled;
     run.message = "cancelled while compiling";
@@ -801,7 +723,7 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
     run.outcome = FileOutcome::MemoryLimit;
     run.message = "stopped at the memory limit of " + format_memory_size(memory_limit) + ": it reached " +
                   format_memory_size(r.peak_rss_bytes) +
-                  " resident (the program and all it started; --memory-limit SIZE, e.g. 8G, raises it)";
+                  " resident (the program and all it started; " + control.memory_limit_hint + ")";
   } else if (r.timed_out && !waiting.empty()) {
     // One thread never arrives where the others wait for it: on a GPU too
     // this launch would never end.

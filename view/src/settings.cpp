@@ -164,6 +164,8 @@ AppSettings read_settings(const std::string& path, std::string* warning, bool* d
              &problems);
   read_field(doc, "time_limit_s", &settings.time_limit_s,
              [](double v) { return std::isfinite(v) && v >= kMinTimeLimit && v <= kMaxTimeLimit; }, &problems);
+  read_field(doc, "memory_limit_bytes", &settings.memory_limit_bytes,
+             [](uint64_t v) { return v == 0 || v >= kMinMemoryLimit; }, &problems);
   read_field(doc, "zoom", &settings.zoom,
              [](double v) { return std::isfinite(v) && v >= kMinZoom && v <= kMaxZoom; }, &problems);
   if (!problems.empty()) {
@@ -217,6 +219,7 @@ AppSettings merge_settings(const AppSettings& mine, const AppSettings& as_loaded
   take(out.hold_s, mine.hold_s, as_loaded.hold_s);
   take(out.pause_after_round, mine.pause_after_round, as_loaded.pause_after_round);
   take(out.time_limit_s, mine.time_limit_s, as_loaded.time_limit_s);
+  take(out.memory_limit_bytes, mine.memory_limit_bytes, as_loaded.memory_limit_bytes);
   take(out.zoom, mine.zoom, as_loaded.zoom);
   for (const auto& [id, shown] : mine.panels) {
     const auto was = as_loaded.panels.find(id);
@@ -274,6 +277,7 @@ bool save_settings(const AppSettings& settings, const std::string& path, std::st
       {"panels", settings.panels},
       {"recent_files", settings.recent_files},
       {"time_limit_s", settings.time_limit_s},
+      {"memory_limit_bytes", settings.memory_limit_bytes},
       {"zoom", settings.zoom},
       {"imgui_layout", settings.imgui_layout},
   };

@@ -7,6 +7,8 @@
 #include "warpviz/user_source.h"
 #include "warpviz/view/user_file_session.h"
 
+#include "warpviz/view/run_reaper.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -125,28 +127,45 @@ bool is_cuda_source(const std::string& path) {
 // [SECTION] Session: starting and stopping runs
 // ============================================================================
 
+// What a run's thread hands over, guarded by `mutex`. `wake` is cleared when
+// the session lets go of the run, under the mutex, so an abandoned run never
+// calls into an app that may have closed its window.
+struct UserFileSession::RunChannel {
+  std::atomic<bool> cancel{false};
+  std::mutex mutex;
+  std::function<void()> wake;
+  std::optional<user::FileRun> finished;
+  std::string status;  // "compiling", "linking", "running" as run_user_file says
+  bool status_changed = false;
+
+  void notify() {
+    if (wake) wake();  // the caller holds `mutex`
+  }
+};
+
 UserFileSession::UserFileSession(std::function<void()> wake) : wake_(std::move(wake)) {}
 
-UserFileSession::~UserFileSession() {
-  cancel_ = true;
-  if (worker_.joinable()) worker_.join();
+UserFileSession::~UserFileSession() { let_go_of_run(); }
+
+void UserFileSession::let_go_of_run() {
+  if (channel_) {
+    channel_->cancel = true;
+    std::lock_guard lock(channel_->mutex);
+    channel_->wake = nullptr;
+  }
+  channel_.reset();
+  RunReaper::instance().adopt(std::move(worker_));
 }
 
 void UserFileSession::open(user::FileRequest request, FilePlace start) {
-  // A run of the previous file may still be going: it is stopped, and its
-  // result dropped (take_finished sees the new request's path).
-  cancel_ = true;
-  if (worker_.joinable()) worker_.join();
-  {
-    std::lock_guard lock(mutex_);
-    finished_.reset();
-  }
+  // A run of the previous file may still be going: it is stopped and its
+  // result dropped, without waiting for it.
+  let_go_of_run();
   request_ = std::move(request);
   place = std::move(start);
   last_run_.reset();
   shown_run_.reset();
   stale_ = false;
-  rerun_after_cancel_ = false;
   ++trace_generation_;
   watched_.clear();
   std::error_code ec;
@@ -155,52 +174,53 @@ void UserFileSession::open(user::FileRequest request, FilePlace start) {
   run();
 }
 
+void UserFileSession::close() {
+  let_go_of_run();
+  request_ = {};
+  place = {};
+  state_ = FileRunState::Idle;
+  last_run_.reset();
+  shown_run_.reset();
+  display_output_.clear();
+  stale_ = false;
+  ++trace_generation_;
+  watched_.clear();
+}
+
 void UserFileSession::run() {
-  if (worker_.joinable() && busy()) {
-    // One run at a time: this one starts once the one in flight has stopped.
-    cancel_ = true;
-    rerun_after_cancel_ = true;
-    return;
-  }
-  if (worker_.joinable()) worker_.join();
+  // One run at a time: one in flight is out of date (a newer text or
+  // request), so it is stopped and let go of.
+  let_go_of_run();
   start_worker();
 }
 
 void UserFileSession::cancel() {
-  if (busy()) cancel_ = true;
-  rerun_after_cancel_ = false;
+  if (busy() && channel_) channel_->cancel = true;
 }
 
 void UserFileSession::start_worker() {
-  cancel_ = false;
   state_ = FileRunState::Compiling;
   run_started_ = Clock::now();
-  {
-    std::lock_guard lock(mutex_);
-    finished_.reset();
-    worker_status_ = "compiling";
-    status_changed_ = false;
-  }
+  channel_ = std::make_shared<RunChannel>();
+  channel_->status = "compiling";
+  channel_->wake = wake_;
   // Stamps are taken as the run starts: a save while it runs is a change.
   for (auto& [file, stamp] : watched_) stamp = stamp_of(file);
-  worker_ = std::thread([this, request = request_] {
+  worker_ = std::thread([channel = channel_, request = request_] {
     user::RunControl control;
-    control.cancel = &cancel_;
+    control.cancel = &channel->cancel;
     control.output_fd = -1;  // captured: the app shows it
-    control.on_status = [this](const std::string& status) {
-      {
-        std::lock_guard lock(mutex_);
-        worker_status_ = status;
-        status_changed_ = true;
-      }
-      if (wake_) wake_();
+    control.memory_limit_hint = kMemoryLimitHint;
+    control.on_status = [&channel](const std::string& status) {
+      std::lock_guard lock(channel->mutex);
+      channel->status = status;
+      channel->status_changed = true;
+      channel->notify();
     };
     user::FileRun result = user::run_user_file(request, control);
-    {
-      std::lock_guard lock(mutex_);
-      finished_ = std::move(result);
-    }
-    if (wake_) wake_();
+    std::lock_guard lock(channel->mutex);
+    channel->finished = std::move(result);
+    channel->notify();
   });
 }
 
@@ -211,26 +231,22 @@ void UserFileSession::start_worker() {
 bool UserFileSession::update() {
   bool changed = false;
   std::optional<user::FileRun> finished;
-  {
-    std::lock_guard lock(mutex_);
-    if (status_changed_ && busy()) {
-      status_changed_ = false;
-      const FileRunState now = worker_status_ == "running" ? FileRunState::Running : FileRunState::Compiling;
+  if (channel_) {
+    std::lock_guard lock(channel_->mutex);
+    if (channel_->status_changed && busy()) {
+      channel_->status_changed = false;
+      const FileRunState now = channel_->status == "running" ? FileRunState::Running : FileRunState::Compiling;
       changed |= now != state_;
       state_ = now;
     }
-    finished.swap(finished_);
+    finished.swap(channel_->finished);
   }
   if (finished) {
-    if (worker_.joinable()) worker_.join();
-    if (rerun_after_cancel_) {
-      // Stopped for a newer file text or request: its result is out of date.
-      rerun_after_cancel_ = false;
-      start_worker();
-    } else {
-      last_run_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - run_started_).count();
-      take_finished(std::move(*finished));
-    }
+    // The thread is past its last use of the channel; the reaper joins it.
+    channel_.reset();
+    RunReaper::instance().adopt(std::move(worker_));
+    last_run_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - run_started_).count();
+    take_finished(std::move(*finished));
     changed = true;
   }
   const auto now = Clock::now();
@@ -281,7 +297,7 @@ void UserFileSession::take_finished(user::FileRun result) {
 bool UserFileSession::wait_until_settled(double timeout_s) {
   const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s);
   update();
-  while (busy() || rerun_after_cancel_) {
+  while (busy()) {
     if (Clock::now() > deadline) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
     update();

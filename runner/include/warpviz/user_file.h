@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "warpviz/compiler_diagnostics.h"
 #include "warpviz/compiler_options.h"
 #include "warpviz/trace.h"
 
@@ -46,13 +47,6 @@ struct FileRequest {
   // default_memory_limit().
   uint64_t memory_limit_bytes = 0;
   size_t max_steps = 200000;  // per launch; past it the trace is marked overflowed
-};
-
-struct Diagnostic {
-  std::string file;
-  int line = 0, column = 0;
-  std::string severity;  // "error", "warning", "note"
-  std::string message;
 };
 
 enum class FileOutcome {
@@ -86,7 +80,7 @@ struct FileTiming {
 struct FileRun {
   FileOutcome outcome = FileOutcome::Ok;
   std::string message;  // what went wrong, in words, naming block/warp/lane/line where known
-  std::vector<Diagnostic> diagnostics;
+  std::vector<Diagnostic> diagnostics;  // at the user's lines, in CUDA's words (compiler_diagnostics.h)
   std::string compiler_output;
   std::string program_output;  // stdout and stderr, when captured
   int exit_code = 0;           // the program's
@@ -107,15 +101,14 @@ struct RunControl {
   int output_fd = -1;
   // Called with "compiling", "running", ... as the run moves on (any thread).
   std::function<void(const std::string&)> on_status;
+  // How the user raises the memory limit, ending the message when it is hit:
+  // the CLI's option here; the app names its setting.
+  std::string memory_limit_hint = "--memory-limit SIZE, e.g. 8G, raises it";
 };
 
 // Never throws for anything the file or the request does wrong: the outcome
 // and message say it.
 FileRun run_user_file(const FileRequest& request, const RunControl& control = {});
-
-// The compiler's output read as diagnostics: g++'s "k.cu:3:5: error: ..." and
-// nvcc's "k.cu(3): error: ..." lines; every other line is left out.
-std::vector<Diagnostic> parse_diagnostics(const std::string& output);
 
 // Picks one launch by index ("1") or kernel name ("reduce_sum"); nullptr and
 // `why` when there is none.

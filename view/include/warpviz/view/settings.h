@@ -1,8 +1,9 @@
 // What the app remembers between runs: window size, panel layout (Dear
-// ImGui's ini text), the last scenario, language, recent files, the time limit. A JSON file; a damaged one is
+// ImGui's ini text), the last scenario, language, recent files, the time and memory limits. A JSON file; a damaged one is
 // ignored with a message, never fatal.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ struct AppSettings {
   std::vector<std::string> recent_files;
   // How long a user's .cu file may run before it is stopped, in seconds.
   double time_limit_s = 10.0;
+  // The resident memory it and all it starts may hold, in bytes; 0 is the
+  // runner's default share of the machine (user::default_memory_limit).
+  uint64_t memory_limit_bytes = 0;
   // The user's zoom over the monitor's content scale (Ctrl+= / Ctrl+- / Ctrl+0);
   // files written before it existed read as 1.
   double zoom = 1.0;
@@ -35,7 +39,8 @@ struct AppSettings {
 
 constexpr size_t kMaxRecentFiles = 10;
 constexpr double kMinTimeLimit = 0.5, kMaxTimeLimit = 3600.0;  // a saved limit beyond these is damage
-constexpr double kMaxHoldSeconds = 10.0;                        // Playback's range for the hold
+constexpr double kMaxHoldSeconds = 10.0;
+constexpr uint64_t kMinMemoryLimit = uint64_t(1) << 20;  // as the CLI's --memory-limit: at least 1M                        // Playback's range for the hold
 
 // Puts `path` (made absolute) first in the recent files, once, keeping at most
 // kMaxRecentFiles.

@@ -8,6 +8,10 @@
 //                          |                    time limit, deadlock, ...)
 //                          '---- a save or cancel while busy stops the run;
 //                                a save starts it again.
+//
+// The UI thread never waits for a run: a run let go of (close, open, a save
+// while it runs, the session's end) is cancelled and its thread handed to
+// RunReaper, which joins it off the UI thread; its result is dropped.
 #pragma once
 
 #include <atomic>
@@ -15,6 +19,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -60,16 +65,19 @@ class UserFileSession {
   // `wake` is called from the run's thread when there is news (a new status,
   // a finished run): the app posts an empty event so its loop calls update().
   explicit UserFileSession(std::function<void()> wake = {});
-  ~UserFileSession();  // cancels a run in flight and waits for it
+  ~UserFileSession();  // cancels a run in flight without waiting for it (RunReaper)
   UserFileSession(const UserFileSession&) = delete;
   UserFileSession& operator=(const UserFileSession&) = delete;
 
   // Reads the file and starts its first run; the previous file's runs are dropped.
   void open(user::FileRequest request, FilePlace place = {});
   // Runs again with request() as edited (Run, F5). A run in flight is
-  // stopped first and this one starts when it has.
+  // cancelled and let go of; this one starts at once.
   void run();
   void cancel();  // stops the run in flight; the last good trace stays
+  // Lets go of the file: a run in flight is cancelled and not waited for;
+  // the session is idle and empty, as before open().
+  void close();
 
   // On the UI thread, once a frame: takes a finished run and, every
   // kPollInterval, checks the watched files' times. True when anything the
@@ -116,6 +124,8 @@ class UserFileSession {
   void select_launch(size_t index);  // from the launch picker: the step starts at 0
 
   static constexpr std::chrono::milliseconds kPollInterval{200};
+  // The end of the message when a run passes its memory limit.
+  static constexpr const char* kMemoryLimitHint = "the scenario panel's Memory limit field raises it, e.g. 8G";
 
  private:
   struct FileStamp {
@@ -125,7 +135,9 @@ class UserFileSession {
     bool operator==(const FileStamp&) const = default;
   };
   static FileStamp stamp_of(const std::string& path);
+  struct RunChannel;
   void start_worker();
+  void let_go_of_run();
   void take_finished(user::FileRun run);
   bool files_changed();
   void reread_source();
@@ -145,15 +157,11 @@ class UserFileSession {
   std::vector<std::pair<std::string, FileStamp>> watched_;
   std::chrono::steady_clock::time_point next_poll_{};
 
-  // The run's thread and what it hands over (guarded by mutex_).
+  // The run in flight: its thread and what the two share. The thread holds
+  // the channel too, so a run let go of outlives the session safely.
   std::thread worker_;
-  std::atomic<bool> cancel_{false};
-  bool rerun_after_cancel_ = false;  // a save (or Run) came while a run was in flight
+  std::shared_ptr<RunChannel> channel_;
   std::chrono::steady_clock::time_point run_started_{};
-  std::mutex mutex_;
-  std::optional<user::FileRun> finished_;
-  std::string worker_status_;   // "compiling", "linking", "running" as run_user_file says
-  bool status_changed_ = false;
 };
 
 }  // namespace warpviz::view
