@@ -2,15 +2,17 @@
 //
 // [SECTION] The kit: what a user file is compiled against
 // [SECTION] The translation unit warpviz compiles
-// [SECTION] Compiling, cached by content
+// [SECTION] Compiling, cached by content and by every file it read
 // [SECTION] Running the program
 // [SECTION] Reading back what happened
 // [SECTION] Entry point
 #include "warpviz/user_file.h"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -20,9 +22,12 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <limits>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "child_process.h"
+#include "warpviz/build_manifest.h"
 #include "warpviz/program_cache.h"
 #include "warpviz/trace_io.h"
 #include "warpviz/user_source.h"
@@ -390,7 +395,7 @@ Unit make_unit(const UserSource& src, const FileRequest& request, const Kit& kit
 }
 
 // ============================================================================
-// [SECTION] Compiling, cached by content
+// [SECTION] Compiling, cached by content and by every file it read
 // ============================================================================
 
 
@@ -399,30 +404,163 @@ struct Build {
   fs::path program;
   std::string output;
   bool cancelled = false;
+  // Every file the program was built from: the compiler's own list and the
+  // files .incbin pulls in; empty when the compiler wrote no list.
+  std::vector<std::string> dependencies;
+  std::vector<std::string> saved_while_building;  // of those: changed since the build started
+  // Set when the program is not in the cache (an input was saved while it
+  // was built, or another process placed the key first): the caller runs it
+  // from here and removes the folder.
+  fs::path unstored_dir;
 };
 
-Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const CompilerOptions& options,
-              const RunControl& control, FileTiming& timing) {
-  Build b;
-  const std::vector<std::string> user_compile_args = compile_arguments(options);
-  const std::vector<std::string> user_link_args = link_arguments(options);
+// The compiler as a file: an upgrade changes its size or time, and with them
+// every key. A name without '/' is looked up on PATH, as the child does.
+std::string compiler_identity(const std::string& compiler) {
+  std::error_code ec;
+  fs::path exe = compiler;
+  if (compiler.find('/') == std::string::npos)
+    if (const char* path = std::getenv("PATH")) {
+      std::istringstream dirs(path);
+      for (std::string d; std::getline(dirs, d, ':');)
+        if (!d.empty() && fs::is_regular_file(fs::path(d) / compiler, ec)) {
+          exe = fs::path(d) / compiler;
+          break;
+        }
+    }
+  const fs::path real = fs::canonical(exe, ec);
+  if (ec) return compiler;
+  const auto size = fs::file_size(real, ec);
+  const auto time = fs::last_write_time(real, ec);
+  return real.string() + " " + std::to_string(ec ? 0 : size) + " " +
+         std::to_string(ec ? 0 : time.time_since_epoch().count());
+}
+
+// The inode's change time: a write, a rename into place or a chmod moves it,
+// and unlike the modification time no tool (cp -p, touch -d) sets it back.
+std::optional<timespec> change_time(const fs::path& p) {
+  struct stat st;
+  if (::stat(p.c_str(), &st) != 0) return std::nullopt;
+  return st.st_ctim;
+}
+bool not_before(const timespec& a, const timespec& b) {
+  return a.tv_sec != b.tv_sec ? a.tv_sec > b.tv_sec : a.tv_nsec >= b.tv_nsec;
+}
+
+// The compiler's -MMD list (the unit itself left out: its text is in the
+// key), then every .incbin target named in the user's text or in any listed
+// file. Relative names are the compiler's and the assembler's: both run in
+// our current folder. nullopt when the compiler wrote no list.
+std::optional<std::vector<std::string>> read_dependencies(const fs::path& dep_file, const fs::path& unit_file,
+                                                          const std::string& unit_text) {
+  std::error_code ec;
+  if (!fs::is_regular_file(dep_file, ec)) return std::nullopt;
+  const std::optional<std::vector<std::string>> listed = parse_make_rule(read_file(dep_file));
+  if (!listed) return std::nullopt;
+  std::vector<std::string> deps;
+  std::set<std::string> seen;
+  auto add = [&](const std::string& name) {
+    const std::string path = fs::absolute(name, ec).string();
+    if (!ec && seen.insert(path).second) deps.push_back(path);
+  };
+  for (const std::string& name : *listed)
+    if (!fs::equivalent(name, unit_file, ec)) add(name);
+  const size_t headers = deps.size();
+  for (const std::string& name : incbin_names(unit_text)) add(name);
+  for (size_t i = 0; i < headers; ++i)
+    for (const std::string& name : incbin_names(read_file(deps[i]))) add(name);
+  return deps;
+}
+
+// The hash each file has now, for the files known before a build.
+std::map<std::string, std::string> hashes_before(const std::vector<std::string>& files) {
+  std::map<std::string, std::string> hashes;
+  for (const std::string& f : files) hashes.emplace(f, file_content_hash(f));
+  return hashes;
+}
+
+// The inputs of a build that started at `started`, hashed now, and those
+// saved since it started (their hash differs from the one taken before, or
+// their inode changed after the start): the compiler may have read either
+// version, so such a program must not be stored under the newer one.
+struct BuiltInputs {
+  BuildManifest manifest;
+  std::vector<std::string> saved_while_building;
+};
+BuiltInputs hash_built_inputs(const std::vector<std::string>& deps, const std::map<std::string, std::string>& before,
+                              const timespec& started) {
+  BuiltInputs in;
+  for (const std::string& d : deps) {
+    const std::string hash = file_content_hash(d);
+    const auto known = before.find(d);
+    const std::optional<timespec> changed = change_time(d);
+    if ((known != before.end() && known->second != hash) || (changed && not_before(*changed, started)))
+      in.saved_while_building.push_back(d);
+    in.manifest.dependencies.push_back({d, hash});
+  }
+  return in;
+}
+
+// Into place whole. The key's old entry (built from other contents of its
+// files) moves aside first, under a build folder's name so that pruning
+// removes it should we die before we do.
+bool place_entry(const fs::path& work, const fs::path& dir) {
+  std::error_code ec;
+  const fs::path aside = work.string() + "-old";
+  fs::rename(dir, aside, ec);
+  const bool had_old = !ec;
+  fs::rename(work, dir, ec);
+  const bool placed = !ec;
+  if (had_old) fs::remove_all(aside, ec);
+  return placed;
+}
+
+// The key of the first level: everything that is not a file the compiler
+// opens on its own (the unit's text, the command, the compiler); the
+// manifest in the entry lists those files.
+std::string first_level_key(const Kit& kit, const Unit& unit, const fs::path& user_dir,
+                            const std::vector<std::string>& user_compile_args,
+                            const std::vector<std::string>& user_link_args) {
   ContentKey key;
   key.add(kit.id);
+  key.add(compiler_identity(kit.compiler));
+  key.add(kit.user_include_flag + " " + user_dir.string());
   for (const std::string& arg : user_compile_args) key.add("compile " + arg);
   for (const std::string& arg : user_link_args) key.add("link " + arg);
   key.add(kit.unit_suffix);
   key.add(unit.text);
-  key.add(fs::current_path().string());  // #line names a path relative to here
-  for (const std::string& inc : src.local_includes) key.add(inc + "\n" + read_file(inc));
-  const fs::path dir = fs::path(cache_dir()) / (kit.host_rewrite ? "cpu" : "cuda") / key.hex();
+  key.add(fs::current_path().string());  // #line and relative names are relative to here
+  return key.hex();
+}
+
+Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const CompilerOptions& options,
+              const RunControl& control, FileTiming& timing) {
+  Build b;
+  const auto lookup_start = Clock::now();
+  const std::vector<std::string> user_compile_args = compile_arguments(options);
+  const std::vector<std::string> user_link_args = link_arguments(options);
+  const fs::path user_dir = fs::absolute(src.path).parent_path();
+  const fs::path dir = fs::path(cache_dir()) / (kit.host_rewrite ? "cpu" : "cuda") /
+                       first_level_key(kit, unit, user_dir, user_compile_args, user_link_args);
   b.program = dir / "program";
   std::error_code ec;
-  if (fs::is_regular_file(b.program, ec)) {
+  const std::optional<BuildManifest> cached = read_manifest(read_file(dir / "manifest.json"));
+  if (cached && fs::is_regular_file(b.program, ec) && !changed_dependency(*cached)) {
     timing.cached = true;
+    timing.lookup_ms = ms_since(lookup_start);
     b.ok = true;
+    for (const ManifestDependency& d : cached->dependencies) b.dependencies.push_back(d.path);
     mark_cache_entry_used(dir);
     return b;
   }
+  timing.lookup_ms = ms_since(lookup_start);
+  // The files this build will likely read, hashed now: the old entry's and
+  // our own scan's. A save during the build then shows as a new hash.
+  std::vector<std::string> expected(src.local_includes.begin(), src.local_includes.end());
+  if (cached)
+    for (const ManifestDependency& d : cached->dependencies) expected.push_back(d.path);
+  const std::map<std::string, std::string> before = hashes_before(expected);
+
   // Built in a folder of its own, renamed into place whole.
   const fs::path work = dir.string() + ".tmp" + std::to_string(getpid()) + "-" + std::to_string(std::random_device{}());
   fs::create_directories(work, ec);
@@ -432,17 +570,22 @@ Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const Com
   }
   const fs::path unit_file = work / ("unit" + kit.unit_suffix);
   write_file(unit_file, unit.text);
+  // The build's start, in the file system's own clock: an input whose inode
+  // changed at or after it may have been read in either version.
+  const std::optional<timespec> started = change_time(unit_file);
+  const fs::path dep_file = work / "unit.d";
 
   std::vector<std::string> cc{kit.compiler};
   cc.insert(cc.end(), kit.compile_flags.begin(), kit.compile_flags.end());
   cc.push_back("-include");
   cc.push_back(kit.prelude);
-  const fs::path user_dir = fs::absolute(src.path).parent_path();
   cc.push_back(kit.user_include_flag);  // the file's own folder, for its #include "x.h"
   cc.push_back(user_dir.string());
   for (const std::string& d : kit.include_dirs) cc.push_back("-I" + d);
   // After the kit's folders, so that <cuda_runtime.h> stays the emulator's.
   cc.insert(cc.end(), user_compile_args.begin(), user_compile_args.end());
+  // The compiler's own list of the files it read (g++ and nvcc both write it).
+  cc.insert(cc.end(), {"-MMD", "-MF", dep_file.string(), "-MT", "warpviz-unit"});
   cc.insert(cc.end(), {"-c", unit_file.string(), "-o", (work / "unit.o").string()});
   ChildOptions opts;
   opts.cancel = control.cancel;
@@ -452,6 +595,10 @@ Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const Com
   timing.compile_ms = ms_since(t0);
   b.output = r.start_error.empty() ? r.output : "cannot run the compiler: " + r.start_error;
   if (r.cancelled) b.cancelled = true;
+  // Written even when the compile fails: live reload then watches the header
+  // with the error.
+  const std::optional<std::vector<std::string>> deps = read_dependencies(dep_file, unit_file, unit.text);
+  if (deps) b.dependencies = *deps;
   if (!r.started || r.exit_code != 0) {
     fs::remove_all(work, ec);
     return b;
@@ -473,11 +620,25 @@ Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const Com
     return b;
   }
   fs::remove(work / "unit.o", ec);
-  fs::rename(work, dir, ec);
-  if (ec) fs::remove_all(work, ec);  // another process built the same key first
+  fs::remove(dep_file, ec);
+  // Without the compiler's list the entry's inputs are unknown: run, not stored.
+  bool storable = false;
+  if (deps && started) {
+    BuiltInputs in = hash_built_inputs(*deps, before, *started);
+    b.saved_while_building = std::move(in.saved_while_building);
+    storable = b.saved_while_building.empty();
+    if (storable) {
+      in.manifest.program_hash = file_content_hash((work / "program").string());
+      write_file(work / "manifest.json", manifest_json(in.manifest));
+    }
+  }
+  if (!storable || !place_entry(work, dir)) {
+    b.program = work / "program";
+    b.unstored_dir = work;
+  }
   b.ok = fs::is_regular_file(b.program, ec);
   // Each save of a file being edited adds a program: keep the cache to its budget.
-  if (b.ok) prune_program_cache(dir.parent_path(), program_cache_budget_bytes(), dir);
+  if (b.ok && b.unstored_dir.empty()) prune_program_cache(dir.parent_path(), program_cache_budget_bytes(), dir);
   return b;
 }
 
@@ -586,6 +747,39 @@ void read_launches(const fs::path& run_dir, const UserSource& src, const FileReq
   }
 }
 
+// The file first, then what its build read, less the kit's own headers
+// (nobody edits those while a kernel reloads).
+std::vector<std::string> watched_files_of(const std::string& path, const std::vector<std::string>& deps,
+                                          const Kit& kit) {
+  std::vector<fs::path> kit_dirs{kit.dir, fs::path(kit.prelude).parent_path()};
+  for (const std::string& d : kit.include_dirs) kit_dirs.emplace_back(d);
+  auto in_kit = [&](const fs::path& file) {
+    for (const fs::path& d : kit_dirs) {
+      const fs::path rel = file.lexically_relative(d.lexically_normal());
+      if (!rel.empty() && *rel.begin() != "..") return true;
+    }
+    return false;
+  };
+  std::error_code ec;
+  std::vector<std::string> watched{fs::absolute(path, ec).lexically_normal().string()};
+  for (const std::string& d : deps) {
+    const fs::path file = fs::path(d).lexically_normal();
+    if (!in_kit(file) && std::find(watched.begin(), watched.end(), file.string()) == watched.end())
+      watched.push_back(file.string());
+  }
+  return watched;
+}
+
+// A program built but not stored lives in its build folder until the run
+// and its report are done.
+struct UnstoredProgram {
+  fs::path dir;
+  ~UnstoredProgram() {
+    std::error_code ec;
+    if (!dir.empty()) fs::remove_all(dir, ec);
+  }
+};
+
 }  // namespace
 
 std::string cache_dir() {
@@ -641,6 +835,9 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
     return run;
   }
   Build build = compile(kit, src, unit, request.compiler, control, run.timing);
+  UnstoredProgram unstored{build.unstored_dir};
+  if (!build.dependencies.empty()) run.watched_files = watched_files_of(request.path, build.dependencies, kit);
+  run.saved_while_building = build.saved_while_building;
   run.compiler_output = build.output;
   if (!build.ok) run.diagnostics = user_diagnostics(build.output, diagnostic_sources(kit, src));
   else run.diagnostics = parse_diagnostics(build.output);  // warnings: where the compiler says
@@ -688,6 +885,7 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
     // Another warpviz pruned the cache (or someone cleared it) between the
     // lookup and the start: build it again, once.
     build = compile(kit, src, unit, request.compiler, control, run.timing);
+    unstored.dir = build.unstored_dir;
     if (build.ok) {
       argv[0] = build.program.string();
       r = run_child(argv, opts);

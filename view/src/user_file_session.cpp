@@ -273,6 +273,11 @@ void UserFileSession::take_finished(user::FileRun result) {
     }
     watched_ = std::move(watched);
   }
+  // Saved while it was built: the program may hold the old text, so the next
+  // poll counts the file as changed and runs it again.
+  for (const std::string& file : result.saved_while_building)
+    for (auto& [watched_file, stamp] : watched_)
+      if (watched_file == fs::path(file).lexically_normal().string()) stamp = FileStamp{};
   display_output_ = result.program_output;
   for (const auto& [emoji, glyph] : {std::pair<std::string, std::string>{"\u2705", "\u2713"}, {"\u274c", "\u00d7"}})
     for (size_t at = 0; (at = display_output_.find(emoji, at)) != std::string::npos; at += glyph.size())

@@ -75,6 +75,7 @@ std::string format_memory_size(uint64_t bytes);
 struct FileTiming {
   bool cached = false;  // the compiled program came from the cache
   double scan_ms = 0, compile_ms = 0, link_ms = 0, run_ms = 0, load_ms = 0;
+  double lookup_ms = 0;  // the key made and the entry's files hashed again (build_manifest.h)
 };
 
 struct FileRun {
@@ -87,7 +88,12 @@ struct FileRun {
   std::vector<Trace> launches; // in launch order; each trace's source is the user's file
   std::vector<std::string> kernels;          // the file's __global__ functions
   std::string declared_scenarios;            // list_scenarios: their JSON (name, summary, params)
-  std::vector<std::string> watched_files;    // the file and the local files it includes
+  // The file and every file its build read that is not warpviz's own: the
+  // compiler's list (-MMD) and .incbin targets; before a build, a scan's.
+  std::vector<std::string> watched_files;
+  // Inputs saved while the program was being built: it ran as built (either
+  // version of them) and was not cached; live reload runs it again.
+  std::vector<std::string> saved_while_building;
   std::string backend;                       // "cpu" or "cuda": what ran
   FileTiming timing;
 
