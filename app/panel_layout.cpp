@@ -195,16 +195,15 @@ bool AppView::place_lower_row() {
   const bool switched = lower_row_placed && *lower_row_placed != row;
   lower_row_placed = row;
   if (!switched && !covered()) return false;
-  // The lower row as a first use would lay it out for this trace; the panels
-  // above and on the right stay where the user has them.
+  // The left column as a first use would lay it out for this trace; the
+  // panels on the right stay where the user has them.
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   for (const auto& [id, place] : first_use_places(display.x, display.y)) {
     const PanelSpec* spec = nullptr;
     for (const PanelSpec& panel : panel_table())
       if (id == panel.id) spec = &panel;
-    if (!spec || spec->slot == FirstUseSlot::Top || spec->slot == FirstUseSlot::UnderTop ||
-        spec->slot == FirstUseSlot::RightTop || spec->slot == FirstUseSlot::RightBottom)
-      continue;
+    // The lanes and timeline too: the banks' row is taller, the lanes shorter.
+    if (!spec || spec->slot == FirstUseSlot::RightTop || spec->slot == FirstUseSlot::RightBottom) continue;
     const std::string window = "###" + id;
     panel_homes.erase(window);
     place_window(window, place);
