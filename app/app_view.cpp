@@ -8,6 +8,7 @@
 // [SECTION] Popups
 
 #include "app_view.h"
+#include "layout_report.h"
 #include "data_dirs.h"
 
 #include <imgui.h>
@@ -372,6 +373,7 @@ void AppView::draw_menu_bar() {
   if (x > ImGui::GetCursorPosX()) {
     ImGui::SetCursorPosX(x);
     ImGui::TextDisabled("%s", what.c_str());
+    layout_report().role("menu_status", what, ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), ImGui::GetFontSize());
   }
   ImGui::EndMainMenuBar();
 }

@@ -9,7 +9,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -75,6 +77,9 @@ class AppView {
   // something to show (or presentation mode), then the dialogs.
   void draw();
   void handle_keys();              // keyboard.cpp: space, arrows, Home/End, F5, F11, H, L
+  // Right (+1) / Left (-1) and the timeline's step buttons: to the next or
+  // previous round stop (view/round_stops.h), paused.
+  void step_by_round(int direction);
 
   // --- Panels: the contents of each one's window, one file each ---------------
   // panel_list.h lists them: draw_x_panel in x_panel.cpp (and a floating
@@ -96,8 +101,10 @@ class AppView {
   // error_message naming the file, line and field, when it cannot.
   bool open_lesson(const std::string& path, size_t slide = 0);
   void show_slide(size_t index);  // runs its scenario, opens its .cu or trace, seeks to its start
-  // PageDown / PageUp: the next or previous slide of the open lesson, else of
-  // the built-in one (from the slide of the scenario shown).
+  // PageDown / PageUp: the next or previous slide of the open lesson, from
+  // the slide (or the slide's scenario) on screen; stops at the lesson's ends.
+  // Without a lesson, or with something of one's own on screen (a .cu file),
+  // nothing changes and the menu bar says why.
   void turn_slide(int direction);
   // Once a frame: reloads a saved lesson file (once a second), pauses at a
   // slide's stop step. True when the screen changed.
@@ -131,6 +138,17 @@ class AppView {
   // width x height window; main loads it when no layout was saved (panels'
   // own first-use sizes would otherwise overlap).
   std::string first_use_layout(float width, float height) const;
+  // The same as rectangles, by panel id ("bank"): the slots for this trace.
+  std::map<std::string, PanelRect> first_use_places(float width, float height) const;
+  // What the lower row is laid out for: its slots differ by the trace's kind.
+  enum class LowerRow { Plain, Paths, Banks, Reduction };
+  LowerRow lower_row() const;
+  // Once a frame, before the empty panels give way: when the trace is of
+  // another kind than the lower row was placed for (or the banks cover the
+  // history), places the lower row's panels in this trace's slots. True
+  // when it moved them.
+  bool place_lower_row();
+  std::optional<LowerRow> lower_row_placed;  // unknown until the first frame
   // Panels with nothing to show for this trace (no votes, no block
   // reduction) give their place to the history beside them.
   void arrange_empty_panels();

@@ -470,10 +470,18 @@ void AppView::toggle_bank_padding() {
 // ---------------------------------------------------------------------------
 
 void AppView::draw_bank_panel() {
-  if (trace.steps.empty())
+  // A step that is no shared access says so: another step's banks and
+  // wavefronts would read as this step's.
+  const std::string elsewhere = view::no_shared_access_at(trace, playback.order(), playback.shown_position(), language);
+  if (trace.steps.empty()) {
     centred_message(tr(view::Text::NothingToShow));
-  else if (!draw_bank_view())
+  } else if (!elsewhere.empty()) {
+    centred_message(elsewhere.c_str());
+    layout_report().role("bank_message", elsewhere, ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
+                         ImGui::GetFontSize());
+  } else if (!draw_bank_view()) {
     centred_message(tr(view::Text::NoSharedAccess));
+  }
 }
 
 bool AppView::draw_bank_view() {

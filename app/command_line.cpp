@@ -1,6 +1,10 @@
 #include "command_line.h"
 
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
 #include <charconv>
+#include <iterator>
 #include <string_view>
 
 #include "panel_table.h"
@@ -53,6 +57,8 @@ const char* const kUsage =
     "  --zoom Z            zoom the interface (0.5 to 3; Ctrl+= Ctrl+- Ctrl+0; remembered)\n"
     "  --scale S           the monitor's content scale, instead of what it reports (0.5 to 4)\n"
     "  --layout-report OUT.json  with --screenshot: every panel's and text's rectangle, for tests\n"
+    "  --keys K,K,...      with --screenshot: press these keys first, as the keyboard does (tests):\n"
+    "                      Right Left Home End Up Down PageDown PageUp Space H P L\n"
     "  --screenshot OUT.png  render a few frames, write the window to OUT.png, exit\n"
     "  --frames DIR        write DIR/frame_0000.png ... for the whole trace, 8 per step, exit\n"
     "  --bench-frames N    render N frames without vsync, print the frame CPU time, exit\n"
@@ -107,6 +113,41 @@ bool parse_app_file_option(const std::string& a, const std::string& v, Options& 
 }  // namespace
 
 bool parse_count(const std::string& text, size_t* out) { return parse_number(text, out); }
+
+namespace {
+
+// --keys: the keys a test may press, by the names the README's key list uses.
+struct NamedKey {
+  const char* name;
+  int code;
+};
+constexpr NamedKey kNamedKeys[] = {
+    {"Right", GLFW_KEY_RIGHT}, {"Left", GLFW_KEY_LEFT},           {"Home", GLFW_KEY_HOME},
+    {"End", GLFW_KEY_END},     {"Up", GLFW_KEY_UP},               {"Down", GLFW_KEY_DOWN},
+    {"PageDown", GLFW_KEY_PAGE_DOWN}, {"PageUp", GLFW_KEY_PAGE_UP}, {"Space", GLFW_KEY_SPACE},
+    {"H", GLFW_KEY_H},         {"P", GLFW_KEY_P},                 {"L", GLFW_KEY_L},
+};
+
+bool parse_keys(const std::string& text, std::vector<int>* keys, std::string* error) {
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string name = text.substr(start, comma - start);
+    const auto known = std::find_if(std::begin(kNamedKeys), std::end(kNamedKeys),
+                                    [&](const NamedKey& k) { return name == k.name; });
+    if (known == std::end(kNamedKeys)) {
+      std::string names;
+      for (const NamedKey& k : kNamedKeys) names += std::string(names.empty() ? "" : " ") + k.name;
+      *error = "--keys " + text + ": '" + name + "' is not a key (" + names + ")";
+      return false;
+    }
+    keys->push_back(known->code);
+    start = comma + 1;
+  }
+  return true;
+}
+
+}  // namespace
 
 ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
   auto value_of = [&](int& i, const std::string& name) -> std::optional<std::string> {
@@ -223,6 +264,8 @@ ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
     } else if (a == "--layout-report") {
       if (!(v = value_of(i, a))) return ParseResult::Bad;
       o.layout_report = *v;
+    } else if (a == "--keys") {
+      if (!(v = value_of(i, a)) || !parse_keys(*v, &o.keys, &error)) return ParseResult::Bad;
     } else if (a == "--bench-frames") {
       if (!(v = value_of(i, a))) return ParseResult::Bad;
       if (!parse_number(*v, &o.bench_frames) || o.bench_frames < 1) {
@@ -262,6 +305,10 @@ ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
   }
   if (o.slide > 0 && o.lesson.empty()) {
     error = "--slide goes with --lesson";
+    return ParseResult::Bad;
+  }
+  if (!o.keys.empty() && o.screenshot.empty()) {
+    error = "--keys goes with --screenshot (the keys are pressed before its frame)";
     return ParseResult::Bad;
   }
   if (!o.layout_report.empty() && o.screenshot.empty()) {

@@ -50,6 +50,7 @@ struct Options {
   std::string lesson;                  // --lesson FILE: its slides instead of a file or scenario
   size_t slide = 0;                    // --slide N, 0-based here
   bool headless_gl = false;            // --offscreen: a headless EGL context, no window (headless_target.h)
+  std::vector<int> keys;               // --keys: GLFW key codes pressed before --screenshot's capture
 
   bool offscreen() const {
     return !screenshot.empty() || !frames_dir.empty() || bench_frames > 0 || !export_path.empty();

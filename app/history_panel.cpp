@@ -3,12 +3,14 @@
 // A click on a cell jumps the timeline to that step.
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include <imgui.h>
 
 #include "app_view.h"
+#include "layout_report.h"
 #include "panel_widgets.h"
 #include "warpviz/view/history.h"
 #include "warpviz/view/lane_view.h"
@@ -45,19 +47,19 @@ using HistoryCache = HistoryState::Table;
 // The table (HistoryState::Table), rebuilt only when its key changed.
 const HistoryCache& cached_history(HistoryCache& cache, const Trace& trace, uint64_t generation,
                                    const view::PlayOrder& order, uint32_t block, uint32_t warp, bool hex,
-                                   view::HistoryColumns columns) {
+                                   view::HistoryColumns columns, view::Language language) {
   if (cache.generation == generation && cache.block == block && cache.warp == warp && cache.order == order.kind() &&
-      cache.hex == hex && cache.columns == columns)
+      cache.hex == hex && cache.columns == columns && cache.language == language)
     return cache;
-  cache = HistoryCache{generation, block, warp, order.kind(), hex, columns, {}, {}, {}};
+  cache = HistoryCache{generation, block, warp, order.kind(), hex, columns, language, {}, {}, {}};
   cache.table = view::history_table(trace, block, warp, hex, columns);
   for (size_t col = 0; col < cache.table.step_indices.size(); ++col) {
-    const TraceStep& s = trace.steps[cache.table.step_indices[col]];
-    // The step's number as the timeline shows it (1-based, in play order); a
-    // watch by its variable's name, what the student wrote.
-    const std::string what = op_is_watch(s.op) ? watch_name(s.args) : std::string(op_name(s.op));
-    cache.headers.push_back(std::to_string(order.position_of(cache.table.step_indices[col]) + 1) + " " + what);
-    size_t chars = cache.headers.back().size();
+    // Words over two lines ("val" over "round 2/5"): the column stays as
+    // narrow as its longer line.
+    cache.headers.push_back(view::history_header(trace, order, cache.table.step_indices[col], language));
+    const std::string& header = cache.headers.back();
+    const size_t newline = header.find('\n');
+    size_t chars = newline == std::string::npos ? header.size() : std::max(newline, header.size() - newline - 1);
     for (const auto& row : cache.table.cells)
       if (col < row.size()) chars = std::max(chars, row[col].text.size());
     cache.column_chars.push_back(chars);
@@ -108,8 +110,10 @@ void draw_cell(AppView& app, const view::HistoryTable& table, int lane, int col,
   if (ImGui::IsItemHovered()) {
     const TraceStep& s = app.trace.steps[table.step_indices[col]];
     ImGui::BeginTooltip();
-    ImGui::Text("lane %d  ·  %zu %s  (line %u)", lane, app.playback.order().position_of(table.step_indices[col]) + 1,
-                op_name(s.op), s.line);
+    char step_number[48];  // as the timeline counts: "step 3", never a bare "3 shfl.down"
+    std::snprintf(step_number, sizeof step_number, app.tr(view::Text::StepNumber),
+                  app.playback.order().position_of(table.step_indices[col]) + 1);
+    ImGui::Text("lane %d  ·  %s: %s  (%s %u)", lane, step_number, op_name(s.op), app.tr("line", "行"), s.line);
     // A shuffle's value came from another lane: say which.
     if (cell.src >= 0)
       ImGui::Text("%s %s %d", cell.text.c_str(), app.tr("\xe2\x86\x90 read from lane", "\xe2\x86\x90 读自 lane"), cell.src);
@@ -143,7 +147,7 @@ int lane_bands(const AppView& app, const HistoryCache& cache, const Window& w, I
     if (bands > 1 && width * float(bands) > avail.x) break;
     best = bands;
     const int rows = (lanes + bands - 1) / bands;
-    if (float(rows + 1) * row_h <= avail.y) break;  // every lane shows, the header row included
+    if (float(rows + 2) * row_h <= avail.y) break;  // every lane shows, the two-line header row included
   }
   return best;
 }
@@ -168,6 +172,8 @@ void draw_table(AppView& app, const HistoryCache& cache, const Window& w, int fi
     if (c > 0 && w.first + c - 1 == w.current) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, kCurrentColour);
     ImGui::PushID(c);
     ImGui::TableHeader(ImGui::TableGetColumnName(c));
+    layout_report().role("history_header", ImGui::TableGetColumnName(c), ImGui::GetItemRectMin(),
+                         ImGui::GetItemRectMax(), ImGui::GetFontSize());
     ImGui::PopID();
   }
 
@@ -225,7 +231,8 @@ void AppView::draw_history_panel() {
       !has_watches ? view::HistoryColumns::All
                    : show_watched ? view::HistoryColumns::Watched : view::HistoryColumns::OpResults;
   const HistoryCache& cache =
-      cached_history(state.cache, trace, trace_generation, playback.order(), step->block, step->warp, hex, which_columns);
+      cached_history(state.cache, trace, trace_generation, playback.order(), step->block, step->warp, hex, which_columns,
+                     language);
   const view::HistoryTable& table = cache.table;
   const int columns = int(table.step_indices.size());
   if (columns == 0 || table.cells.empty()) {

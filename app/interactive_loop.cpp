@@ -12,6 +12,7 @@
 #include "glfw_window.h"
 #include "screenshot.h"
 #include "video_export.h"
+#include "warpviz/view/round_stops.h"
 #include "warpviz/view/settings.h"
 #include "warpviz/view/user_file_session.h"
 
@@ -48,7 +49,7 @@ bool step_export(FrameContext& frame, ExportRun& run) {
     const PixelSize size = frame.target.framebuffer_size();
     if (!run.video.start(e.path, size.w, size.h, e.fps, &error)) return app.error_message = error, false;
     run.positions =
-        export_frame_positions(first, last, e.fps, watches_resting_with_round(app.trace, app.playback.order()));
+        export_frame_positions(first, last, e.fps, view::watches_resting_with_round(app.trace, app.playback.order()));
     run.saved_presentation = app.presentation;
     run.saved_position = app.playback.position();
     app.playback.pause();

@@ -1,7 +1,7 @@
 // The keyboard: what a lecturer uses at the projector without the mouse.
-//   Space play/pause · Left/Right step · Home/End · Up/Down speed · F5 re-run (the .cu file)
+//   Space play/pause · Left/Right step by rounds · Home/End · Up/Down speed · F5 re-run (the .cu file)
 //   F11 presentation (Esc leaves it) · H hex · L language · P pad the tile (bank,
-//   transpose) · PageDown/PageUp next/previous lesson slide · Ctrl+O/S/Q · Ctrl+Shift+S PNG · Ctrl+= Ctrl+- Ctrl+0 zoom
+//   transpose) · PageDown/PageUp next/previous slide of a lesson · Ctrl+O/S/Q · Ctrl+Shift+S PNG · Ctrl+= Ctrl+- Ctrl+0 zoom
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
@@ -11,9 +11,16 @@
 #include <vector>
 
 #include "app_view.h"
+#include "warpviz/view/round_stops.h"
 #include "warpviz/view/ui_scale.h"
 
 namespace warpviz::app {
+
+void AppView::step_by_round(int direction) {
+  const size_t to = view::round_step(trace, playback.order(), playback.position(), direction);
+  playback.pause();  // a lecturer stepping wants the frame to stay
+  playback.seek_position(to);
+}
 
 void AppView::handle_keys() {
   // Taken whatever happens: keys that were not ours must not fire later.
@@ -42,8 +49,9 @@ void AppView::handle_keys() {
     }
     // Held arrows repeat; everything else acts once per press.
     switch (press.key) {
-      case GLFW_KEY_LEFT: playback.step_back(); break;
-      case GLFW_KEY_RIGHT: playback.step_forward(); break;
+      // By rounds, as the export plays: a watch repeating its round's picture is no stop.
+      case GLFW_KEY_LEFT: step_by_round(-1); break;
+      case GLFW_KEY_RIGHT: step_by_round(+1); break;
       // Speed in doublings, within the timeline slider's 0.25..8 steps/s.
       case GLFW_KEY_UP: playback.set_speed(std::min(8.0, playback.speed() * 2)); break;
       case GLFW_KEY_DOWN: playback.set_speed(std::max(0.25, playback.speed() / 2)); break;
@@ -75,8 +83,8 @@ void AppView::handle_keys() {
       case GLFW_KEY_ESCAPE: presentation = false; break;
       case GLFW_KEY_H: hex = !hex; break;
       case GLFW_KEY_P: toggle_bank_padding(); break;  // bank and transpose only
-      // The lesson from the keyboard: the next or previous slide of --lesson,
-      // else of the built-in lesson (assets/lessons/article.toml).
+      // The next or previous slide of the lesson on screen; nothing else
+      // (a .cu file or a scenario of one's own stays), and no wrap at its ends.
       case GLFW_KEY_PAGE_DOWN: turn_slide(1); break;
       case GLFW_KEY_PAGE_UP: turn_slide(-1); break;
       case GLFW_KEY_L:

@@ -1,4 +1,4 @@
-// Lessons in the app: --lesson FILE (or the built-in lesson PageDown walks),
+// Lessons in the app: --lesson FILE (or NAME: --lesson article, the built-in),
 // each slide a scenario, a .cu file or a trace shown from its start step, its
 // caption under the headline, and the file reloaded when it is saved (as a
 // .cu file is). A save that does not load leaves the last good lesson on
@@ -7,29 +7,16 @@
 
 #include <algorithm>
 #include <cfloat>
-#include <fstream>
-#include <sstream>
+#include <filesystem>
+#include <optional>
 #include <utility>
 
 #include "app_view.h"
-#include "data_dirs.h"
 #include "layout_report.h"
 
 namespace warpviz::app {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-// The file's text, or "" when it cannot be read.
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-}  // namespace
 
 bool AppView::open_lesson(const std::string& path, size_t slide) {
   try {
@@ -84,17 +71,33 @@ void AppView::show_slide(size_t index) {
 }
 
 void AppView::turn_slide(int direction) {
-  if (!lesson.file.loaded() && !open_lesson(builtin_lesson_path(), 0)) {
-    // No lesson file: the scenario table's order, as warpviz-cli list prints it.
-    run_scenario(ScenarioRequest{adjacent_scenario(last_request.scenario, direction).name, {}, ""}, backend);
+  // Said in the menu bar for a few seconds: a key that does nothing must say why.
+  const auto say = [&](const std::string& why) {
+    rerun_note = std::string(direction > 0 ? "PageDown" : "PageUp") + ": " + why;
+    rerun_note_until = ImGui::GetTime() + 4.0;
+  };
+  if (!lesson.file.loaded()) {
+    say(tr("slides of a lesson; open one with --lesson (the built-in: --lesson article)",
+           "翻动课程的幻灯片；用 --lesson 打开课程（内置课程：--lesson article）"));
     return;
   }
-  // From the slide on screen; after a detour through another scenario, from
-  // that scenario's slide (or the start).
+  const view::Lesson& open = lesson.file.lesson();
+  // From the slide on screen; after a detour to another scenario, from that
+  // scenario's slide. A .cu or trace file of one's own is no slide: it stays.
   size_t from = lesson.slide;
-  if (!shown_slide()) from = user_file ? lesson.file.lesson().slides.size()
-                                       : view::find_scenario_slide(lesson.file.lesson(), last_request.scenario);
-  show_slide(view::adjacent_slide(lesson.file.lesson(), from, direction));
+  if (!shown_slide())
+    from = !user_file && trace_origin == "scenario" ? view::find_scenario_slide(open, last_request.scenario)
+                                                    : open.slides.size();
+  if (from >= open.slides.size()) {
+    say(tr("what is on screen is not a slide of the lesson", "当前显示的不是课程中的幻灯片"));
+    return;
+  }
+  const std::optional<size_t> to = view::adjacent_slide(open, from, direction);
+  if (!to) {
+    say(direction > 0 ? tr("the lesson's last slide", "已是课程的最后一张") : tr("the lesson's first slide", "已是课程的第一张"));
+    return;
+  }
+  show_slide(*to);
 }
 
 bool AppView::poll_lesson() {
@@ -172,9 +175,8 @@ void AppView::draw_lesson_caption(float size, bool presentation_colours) {
 }
 
 std::string AppView::font_text() const {
-  // The built-in lesson's captions always: PageDown may open it at any time.
-  static const std::string builtin = read_text(builtin_lesson_path());
-  return trace.meta.source_text + builtin + lesson.file.text();
+  // The open lesson's captions: PageDown turns only its slides.
+  return trace.meta.source_text + lesson.file.text();
 }
 
 }  // namespace warpviz::app

@@ -1,5 +1,5 @@
-// The lesson open in the app (--lesson FILE, or the built-in one PageDown
-// walks): its file, watched for saves (view/lesson_file.h), and which slide
+// The lesson open in the app (--lesson FILE or NAME), whose slides PageDown
+// and PageUp walk: its file, watched for saves (view/lesson_file.h), and which slide
 // is shown. AppView's lesson methods live in lesson_player.cpp.
 #pragma once
 

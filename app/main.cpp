@@ -174,7 +174,7 @@ int main(int argc, char** argv) {
 
   FrameContext frame{target, app, scale};
   if (!opt.screenshot.empty()) {
-    const int rc = run_screenshot(frame, opt.screenshot, opt.layout_report);
+    const int rc = run_screenshot(frame, opt.screenshot, opt.layout_report, opt.keys);
     return rc == 0 && file_failed ? 2 : rc;
   }
   if (!opt.frames_dir.empty()) return run_frames(frame, opt.frames_dir);

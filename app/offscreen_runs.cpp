@@ -11,6 +11,7 @@
 #include "screenshot.h"
 #include "startup_timing.h"
 #include "video_export.h"
+#include "warpviz/view/round_stops.h"
 #include "warpviz/view/svg_export.h"
 
 namespace warpviz::app {
@@ -30,13 +31,17 @@ bool capture(FrameTarget& target, const std::string& path) {
 
 }  // namespace
 
-int run_screenshot(FrameContext& frame, const std::string& path, const std::string& report_path) {
+int run_screenshot(FrameContext& frame, const std::string& path, const std::string& report_path,
+                   const std::vector<int>& keys) {
   AppView& app = frame.app;
-  for (int i = 0; i <= kWarmupFrames; ++i) {
+  // Pressed keys get frames of their own: a new trace's panels move into place
+  // over two (panel_layout.cpp), then settle.
+  const int last = kWarmupFrames + (keys.empty() ? 0 : kWarmupFrames + 1);
+  for (int i = 0; i <= last; ++i) {
     frame.target.poll_events();
     render_frame(frame, 0.0, true);
-    if (i == kWarmupFrames && !capture(frame.target, path)) return 1;
-    if (i == kWarmupFrames && !report_path.empty()) {
+    if (i == last && !capture(frame.target, path)) return 1;
+    if (i == last && !report_path.empty()) {
       std::string error;
       layout_report().ui_scale = app.dpi_scale;
       layout_report().language = app.language;
@@ -50,6 +55,11 @@ int run_screenshot(FrameContext& frame, const std::string& path, const std::stri
     if (i == 0) {
       glFinish();  // on screen, not merely submitted
       startup_phase("first frame");
+      // Between frames, as main's key callback queues them; one at a time, in order.
+      for (const int key : keys) {
+        app.key_presses.push_back(KeyPress{key, 0, false});
+        app.handle_keys();
+      }
     }
   }
   std::printf("wrote %s\n", path.c_str());
@@ -111,7 +121,7 @@ int run_export(FrameContext& frame, const Options& opt) {
     std::fprintf(stderr, "warpviz: %s\n", error.c_str());
     return 1;
   }
-  const std::vector<bool> resting = watches_resting_with_round(app.trace, app.playback.order());
+  const std::vector<bool> resting = view::watches_resting_with_round(app.trace, app.playback.order());
   const std::vector<double> positions = export_frame_positions(first, last, opt.fps, resting);
   const size_t seconds = positions.size() / size_t(opt.fps);
   for (const double position : positions) {

@@ -8,6 +8,7 @@
 
 #include <future>
 #include <string>
+#include <vector>
 
 #include "command_line.h"
 #include "frame_target.h"
@@ -19,7 +20,10 @@ namespace warpviz::app {
 // uploads the font atlas on the first one.
 constexpr int kWarmupFrames = 2;
 
-int run_screenshot(FrameContext& frame, const std::string& path, const std::string& report_path);
+// `keys` (--keys, GLFW codes) are pressed after the first frame, each as a
+// key press the keyboard handler takes; frames follow for what they move.
+int run_screenshot(FrameContext& frame, const std::string& path, const std::string& report_path,
+                   const std::vector<int>& keys = {});
 int run_frames(FrameContext& frame, const std::string& dir);
 int run_export(FrameContext& frame, const Options& opt);
 // Takes the trace file still loading in `pending_file`, if any.

@@ -1,5 +1,7 @@
 // Where panels go: the first-use layout, which puts each panel of
-// panel_table() in its slot, and the changes as the trace changes. A trace
+// panel_table() in its slot, and the changes as the trace changes: a switch
+// to another kind of trace (shared-memory steps or none) lays the lower row
+// out again for it. A trace
 // with no vote or match step has nothing for the votes panel, one that is not
 // a block reduction nothing for the block panel: rather than two empty
 // panels, their place goes to the register history beside them (which then
@@ -37,7 +39,7 @@ namespace warpviz::app {
 // keep a fixed height (one font), the rest shares what is left. A trace with
 // shared-memory steps gives the lower row to the bank panel, whose tile and
 // bank chart need the room; history, votes and block stack beside it.
-std::string AppView::first_use_layout(float width, float height) const {
+std::map<std::string, PanelRect> AppView::first_use_places(float width, float height) const {
   const float s = dpi_scale;
   // The main menu bar: one line of body type plus padding (fonts are loaded by now).
   const ImFontConfig* body = fonts.regular ? fonts.regular->ConfigData : nullptr;
@@ -94,15 +96,29 @@ std::string AppView::first_use_layout(float width, float height) const {
   slots[Slot::RightTop] = {left_w, top, right_w, scenario_h};
   slots[Slot::RightBottom] = {left_w, top + scenario_h, right_w, avail_h - scenario_h};
 
-  std::ostringstream ini;
+  std::map<std::string, PanelRect> places;
   for (const PanelSpec& panel : panel_table()) {
     const auto slot = slots.find(panel.slot);
     if (slot == slots.end()) continue;  // Floating: the panel places itself
     const Place& p = slot->second;
-    ini << "[Window][###" << panel.id << "]\nPos=" << int(p.x) << ',' << int(p.y) << "\nSize=" << int(p.w) << ','
-        << int(p.h) << "\nCollapsed=0\n\n";
+    places[panel.id] = PanelRect{ImVec2(float(int(p.x)), float(int(p.y))), ImVec2(float(int(p.x) + int(p.w)),
+                                                                                  float(int(p.y) + int(p.h)))};
   }
+  return places;
+}
+
+std::string AppView::first_use_layout(float width, float height) const {
+  std::ostringstream ini;
+  for (const auto& [id, place] : first_use_places(width, height))
+    ini << "[Window][###" << id << "]\nPos=" << int(place.min.x) << ',' << int(place.min.y)
+        << "\nSize=" << int(place.max.x - place.min.x) << ',' << int(place.max.y - place.min.y) << "\nCollapsed=0\n\n";
   return ini.str();
+}
+
+AppView::LowerRow AppView::lower_row() const {
+  if (scenario_traits(trace.meta.scenario).block_reduction) return LowerRow::Reduction;
+  if (trace_facts.has_shared) return LowerRow::Banks;
+  return trace_facts.divergent_regions.empty() ? LowerRow::Plain : LowerRow::Paths;
 }
 
 // ============================================================================
@@ -144,7 +160,61 @@ float overlap_area(const PanelRect& a, const PanelRect& b) {
 
 }  // namespace
 
+namespace {
+
+// Puts window `id` ("###bank") at `place`: the window itself when it exists,
+// else its settings, which ImGui reads when it first creates the window.
+void place_window(const std::string& id, const PanelRect& place) {
+  const ImVec2 size(place.max.x - place.min.x, place.max.y - place.min.y);
+  if (ImGui::FindWindowByName(id.c_str())) {
+    ImGui::SetWindowPos(id.c_str(), place.min, ImGuiCond_Always);
+    ImGui::SetWindowSize(id.c_str(), size, ImGuiCond_Always);
+    return;
+  }
+  ImGuiWindowSettings* settings = ImGui::FindWindowSettings(ImHashStr(id.c_str()));
+  if (!settings) settings = ImGui::CreateNewWindowSettings(id.c_str());
+  settings->Pos = ImVec2ih(short(place.min.x), short(place.min.y));
+  settings->Size = ImVec2ih(short(size.x), short(size.y));
+  settings->Collapsed = false;
+}
+
+}  // namespace
+
+bool AppView::place_lower_row() {
+  // The banks over the history: the lower row was laid out for a trace
+  // without shared-memory steps (its banks' slot is the whole row), or a
+  // saved layout put them there.
+  const auto covered = [&] {
+    if (!panels.shown("bank") || !trace_facts.has_shared || !panels.shown("history")) return false;
+    const std::optional<PanelRect> bank = panel_rect("###bank"), history = panel_rect("###history");
+    if (!bank || !history) return false;
+    const float history_area = (history->max.x - history->min.x) * (history->max.y - history->min.y);
+    return overlap_area(*bank, *history) > 0.25f * history_area;
+  };
+  const LowerRow row = lower_row();
+  const bool switched = lower_row_placed && *lower_row_placed != row;
+  lower_row_placed = row;
+  if (!switched && !covered()) return false;
+  // The left column as a first use would lay it out for this trace; the
+  // panels on the right stay where the user has them.
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  for (const auto& [id, place] : first_use_places(display.x, display.y)) {
+    const PanelSpec* spec = nullptr;
+    for (const PanelSpec& panel : panel_table())
+      if (id == panel.id) spec = &panel;
+    // The lanes and timeline too: the banks' row is taller, the lanes shorter.
+    if (!spec || spec->slot == FirstUseSlot::RightTop || spec->slot == FirstUseSlot::RightBottom) continue;
+    const std::string window = "###" + id;
+    panel_homes.erase(window);
+    place_window(window, place);
+  }
+  return true;
+}
+
 void AppView::arrange_empty_panels() {
+  // Another kind of trace: its lower row first; the empty panels give way
+  // next frame, once the windows have their new sizes.
+  if (place_lower_row()) return;
   // An empty panel's place is not free while another panel drawn this frame
   // lies over it: the paths panel shares the block's slot.
   auto taken = [&](const PanelRect& place, const std::string& growing, const std::string& empty) {

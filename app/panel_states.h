@@ -41,8 +41,9 @@ struct HistoryState {
     view::PlayOrderKind order = view::PlayOrderKind::Causal;  // the headers number steps in play order
     bool hex = false;
     view::HistoryColumns columns = view::HistoryColumns::All;
+    view::Language language = view::Language::English;  // the headers' words
     view::HistoryTable table;
-    std::vector<std::string> headers;
+    std::vector<std::string> headers;  // two lines each: "val" over "round 2/5"
     std::vector<size_t> column_chars;  // widest text of each column, in characters
   } cache;
   // Watched values or op results: a trace with watches opens on the watched

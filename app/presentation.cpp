@@ -104,8 +104,8 @@ void AppView::draw_presentation() {
     ImGui::PushFont(huge);
     centred_message(tr(view::Text::NothingToShow));
     ImGui::PopFont();
-  } else if (panel == view::SlidePanel::Bank ? trace_facts.has_shared
-                                             : panel == view::SlidePanel::Auto && op_is_shared(step->op)) {
+  } else if ((panel == view::SlidePanel::Bank || panel == view::SlidePanel::Auto) && op_is_shared(step->op)) {
+    // Only at a shared access: at a shuffle a bank slide shows the lanes, not another step's banks.
     // The bank lesson is the tile and the banks, not 32 addresses; the
     // banks view has its own headline (the counts) in the huge face, so a
     // lesson's caption goes above it.

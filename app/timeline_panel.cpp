@@ -10,8 +10,10 @@
 #include <string>
 
 #include "app_view.h"
+#include "layout_report.h"
 #include "panel_widgets.h"
 #include "warpviz/view/play_order.h"
+#include "warpviz/view/round_stops.h"
 
 namespace warpviz::app {
 
@@ -55,24 +57,34 @@ void AppView::draw_timeline_panel() {
   };
   const bool at_start = playback.position() <= 0.0;
   const bool at_end = playback.position() >= double(count - 1);
+  // As Right steps: by rounds, so it ends on the last round, maybe before the last step.
+  const bool round_ahead = double(view::round_step(trace, playback.order(), playback.position(), +1)) > playback.position();
   if (button(tr(view::Text::Start), "start", !at_start, "Home")) playback.jump_to_start();
-  if (button(tr(view::Text::StepBack), "back", !at_start, "Left")) playback.step_back();
+  if (button(tr(view::Text::StepBack), "back", !at_start, "Left")) step_by_round(-1);
   if (button(tr(playback.playing() ? view::Text::Pause : view::Text::Play), "play", count > 1, tr("Space", "空格键")))
     playback.toggle();
-  if (button(tr(view::Text::StepForward), "forward", !at_end, "Right")) playback.step_forward();
+  if (button(tr(view::Text::StepForward), "forward", round_ahead, "Right")) step_by_round(+1);
   if (button(tr(view::Text::End), "end", !at_end, "End")) playback.jump_to_end();
   order_combo(*this);
 
-  // "step k of n" in play order, the step's phase in words, and what the step is.
+  // "step k of n" in play order, the step's phase in words (a round, once:
+  // never the step again), and what the step is.
   const size_t shown_position = playback.shown_position();
   const size_t shown = playback.shown_step();
   ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 3);
   ImGui::AlignTextToFramePadding();
-  ImGui::Text(tr(view::Text::StepOfTotal), shown_position + 1, count);
+  char counter[64];
+  std::snprintf(counter, sizeof counter, tr(view::Text::StepOfTotal), shown_position + 1, count);
+  ImGui::TextUnformatted(counter);
+  const std::string words = view::place_words(trace, playback.order(), shown_position, language);
+  layout_report().role("timeline_step", words.empty() ? counter : std::string(counter) + "  " + words,
+                       ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), ImGui::GetFontSize());
   if (shown < trace.steps.size()) {
     const TraceSteps& steps = trace.steps;
-    ImGui::SameLine();
-    text_fitted(view::position_label(trace, playback.order(), shown_position, language));
+    if (!words.empty()) {
+      ImGui::SameLine();
+      text_fitted(words);
+    }
     ImGui::SameLine();
     char where[160];
     std::snprintf(where, sizeof where, "%s  ·  %s %u  ·  block %u  warp %u", op_name(steps.op(shown)),

@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "warpviz/file_write.h"
-#include "warpviz/view/lane_view.h"
 #include "warpviz/view/svg_export.h"
 
 namespace warpviz::app {
@@ -73,16 +72,6 @@ std::vector<double> export_frame_positions(size_t first, size_t last, int fps,
     for (int f = 0; f < moving; ++f) positions.push_back(from + double(f + 1) / double(moving + 1));
   }
   return positions;
-}
-
-std::vector<bool> watches_resting_with_round(const Trace& trace, const view::PlayOrder& order) {
-  std::vector<bool> resting(order.size(), false);
-  for (size_t p = 0; p < order.size(); ++p) {
-    const size_t step = order.step_at(p);
-    if (step < trace.steps.size() && op_is_watch(trace.steps.op(step)))
-      resting[p] = view::lane_frame(trace, step, false).landed;
-  }
-  return resting;
 }
 
 bool parse_step_range(const std::string& text, size_t step_count, size_t* first, size_t* last, std::string* error) {

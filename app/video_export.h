@@ -39,13 +39,10 @@ constexpr int kDefaultExportFps = 30;
 // Play positions (fractional: a transition) of every frame of an export of
 // positions first..last (0-based, inclusive) at `fps`: the plan above.
 // `rests_with_round[p]`: position p is such a watch (frames only if it is the
-// last, where the final second rests on it); empty: none is.
+// last, where the final second rests on it); empty: none is. The arrows stop
+// where the export rests: view::watches_resting_with_round (round_stops.h).
 std::vector<double> export_frame_positions(size_t first, size_t last, int fps,
                                            const std::vector<bool>& rests_with_round = {});
-
-// For each play position of `order` over `trace`: the step is a watch that
-// repeats its round's picture (view::lane_frame's `landed`).
-std::vector<bool> watches_resting_with_round(const Trace& trace, const view::PlayOrder& order);
 
 // Parses --steps A:B (1-based, inclusive, as the timeline numbers steps; "A:"
 // to the end, ":B" from the first) against `step_count`. False with `error`.

@@ -14,6 +14,7 @@
 
 #include "warpviz/view/bank_view.h"
 #include "warpviz/view/settings.h"
+#include "warpviz/view/strings.h"
 
 using namespace warpviz;
 using namespace warpviz::view;
@@ -224,6 +225,24 @@ TEST_CASE("bank view: stores, other scenarios and steps that are not shared", "[
   Trace none;
   none.steps.push_back(shuffle);
   CHECK(shared_step_near(none, 0) == SIZE_MAX);
+}
+
+TEST_CASE("bank view: a step that is no shared access says so instead of showing another step", "[bank]") {
+  // Prepare: a store, then two shuffles (the mixed trace above).
+  Trace mixed = bank_trace(32, 4, [](int l) { return uint32_t(4 * l); }, 0xffffffffu, Op::StoreShared);
+  TraceStep shuffle;
+  shuffle.op = Op::ShflXor;
+  mixed.steps.push_back(shuffle);
+  mixed.steps.push_back(shuffle);
+  const PlayOrder order(mixed.steps.size());
+  // Run / Verify: the store has its banks; each shuffle names itself, 1-based as the timeline.
+  CHECK(no_shared_access_at(mixed, order, 0, Language::English).empty());
+  const std::string at_shuffle = no_shared_access_at(mixed, order, 2, Language::English);
+  CHECK_THAT(at_shuffle, Catch::StartsWith("Step 3 (" + std::string(op_name(Op::ShflXor)) + ")"));
+  CHECK_THAT(at_shuffle, Catch::Contains("does not access shared memory"));
+  CHECK_THAT(no_shared_access_at(mixed, order, 1, Language::Chinese), Catch::StartsWith("第 2 步"));
+  CHECK(no_shared_access_at(mixed, order, 3, Language::English).empty());  // past the end: nothing to say
+  CHECK(no_shared_access_at(Trace{}, PlayOrder(0), 0, Language::English).empty());
 }
 
 TEST_CASE("bank view: lane labels", "[bank]") {

@@ -189,16 +189,18 @@ TEST_CASE("a lesson file that cannot be read says so", "[lesson]") {
   CHECK_THROWS_WITH(load_lesson("/nonexistent/x.toml"), "/nonexistent/x.toml: cannot read the lesson file");
 }
 
-TEST_CASE("slides wrap around both ways; a scenario finds its slide", "[lesson]") {
+TEST_CASE("slides turn both ways and stop at the ends; a scenario finds its slide", "[lesson]") {
   const Lesson lesson = parse_lesson(
       "[[slide]]\nscenario = \"a\"\ncaption = \"1\"\n[[slide]]\nscenario = \"b\"\ncaption = \"2\"\n"
       "[[slide]]\ncu = \"b.cu\"\ncaption = \"3\"\n",
       "");
-  CHECK(adjacent_slide(lesson, 0, 1) == 1);
-  CHECK(adjacent_slide(lesson, 2, 1) == 0);
-  CHECK(adjacent_slide(lesson, 0, -1) == 2);
-  CHECK(adjacent_slide(lesson, 99, 1) == 0);
-  CHECK(adjacent_slide(lesson, 99, -1) == 2);
+  CHECK(adjacent_slide(lesson, 0, 1) == std::optional<size_t>(1));
+  CHECK(adjacent_slide(lesson, 1, 1) == std::optional<size_t>(2));
+  CHECK(adjacent_slide(lesson, 2, -1) == std::optional<size_t>(1));
+  CHECK_FALSE(adjacent_slide(lesson, 2, 1));   // the last slide: no wrap to the first
+  CHECK_FALSE(adjacent_slide(lesson, 0, -1));  // the first: no wrap to the last
+  CHECK_FALSE(adjacent_slide(lesson, 99, 1));  // not a slide: nowhere to turn from
+  CHECK_FALSE(adjacent_slide(lesson, 99, -1));
   CHECK(find_scenario_slide(lesson, "b") == 1);
   CHECK(find_scenario_slide(lesson, "b.cu") == 3);  // a file's slide is not a scenario's
 }

@@ -23,6 +23,7 @@
 #include "warpviz/view/path_view.h"
 #include "warpviz/view/play_order.h"
 #include "warpviz/view/playback.h"
+#include "warpviz/view/round_stops.h"
 #include "warpviz/view/settings.h"
 #include "warpviz/view/strings.h"
 #include "warpviz/view/vote_view.h"
@@ -1098,6 +1099,99 @@ TEST_CASE("block view fills in as the steps play", "[block][playorder]") {
   CHECK(old.steps[old_order.step_at(40)].warp == 0);
   CHECK(position_label(old, old_order, 40, Language::English) == "final reduction over warpSums, round 1/5");
   CHECK(position_label(old, old_order, 39, Language::English) == "first reduction, round 5/5");
+}
+
+// ---- round stops ----------------------------------------------------------------
+
+TEST_CASE("round stops skip the watches that repeat their round in warp_sum", "[rounds][playorder]") {
+  // Prepare: warp_sum is five shuffles, each followed by its watch of val.
+  const Trace t = run("warp_sum");
+  REQUIRE(t.steps.size() == 10);
+  const PlayOrder order(t, PlayOrderKind::Causal);
+  // Run
+  const std::vector<bool> resting = watches_resting_with_round(t, order);
+  // Verify: every watch rests with the shuffle before it, no shuffle does.
+  REQUIRE(resting.size() == 10);
+  for (size_t p = 0; p < 10; ++p) {
+    INFO("position " << p);
+    CHECK(resting[p] == op_is_watch(t.steps.op(order.step_at(p))));
+    CHECK(resting[p] == (p % 2 == 1));
+  }
+  // Right: shuffle to shuffle; the last round has nothing after it but its own watch.
+  CHECK(next_round_stop(t, order, 0) == 2);
+  CHECK(next_round_stop(t, order, 1) == 2);
+  CHECK(next_round_stop(t, order, 6) == 8);
+  CHECK(next_round_stop(t, order, 8) == 8);
+  CHECK(next_round_stop(t, order, 9) == 9);
+  // Left: from a watch, past its own round's shuffle (the same picture) to the round before.
+  CHECK(previous_round_stop(t, order, 9) == 6);
+  CHECK(previous_round_stop(t, order, 8) == 6);
+  CHECK(previous_round_stop(t, order, 3) == 0);
+  CHECK(previous_round_stop(t, order, 2) == 0);
+  CHECK(previous_round_stop(t, order, 0) == 0);
+  CHECK(round_stop_of(t, order, 5) == 4);
+  // From the timeline's position: a transition under way goes back to where it started.
+  CHECK(round_step(t, order, 3.5, -1) == 2);
+  CHECK(round_step(t, order, 4.0, -1) == 2);
+  CHECK(round_step(t, order, 0.5, +1) == 2);
+  CHECK(round_step(t, order, std::nan(""), +1) == 2);
+  // Five rounds: the stops Right walks are five, as the export's five seconds.
+  size_t stops = 1;
+  for (size_t p = 0; next_round_stop(t, order, p) != p; p = next_round_stop(t, order, p)) ++stops;
+  CHECK(stops == 5);
+}
+
+TEST_CASE("round stops of a block of warps and of a trace without watches", "[rounds][playorder]") {
+  const Trace block = run("reduce_sum", {{"n", "256"}});
+  for (PlayOrderKind kind : {PlayOrderKind::Causal, PlayOrderKind::PerWarp}) {
+    const PlayOrder order(block, kind);
+    INFO("order " << int(kind));
+    for (size_t p = 0; p + 1 < order.size(); ++p) {
+      const size_t next = next_round_stop(block, order, p);
+      if (next == p) {  // nothing but resting watches is left
+        for (size_t q = p + 1; q < order.size(); ++q) CHECK(rests_with_round(block, order, q));
+        continue;
+      }
+      CHECK(next > p);
+      CHECK_FALSE(rests_with_round(block, order, next));
+      for (size_t q = p + 1; q < next; ++q) CHECK(rests_with_round(block, order, q));
+      CHECK(previous_round_stop(block, order, next) == round_stop_of(block, order, p));
+    }
+  }
+  // Without watches every position is a stop: the arrows move one step.
+  const Trace plain = without_watches(run("warp_sum"));
+  const PlayOrder order(plain, PlayOrderKind::Causal);
+  for (size_t p = 0; p + 1 < order.size(); ++p) CHECK(next_round_stop(plain, order, p) == p + 1);
+  CHECK(previous_round_stop(plain, order, 3) == 2);
+  CHECK(next_round_stop(Trace{}, PlayOrder(0), 0) == 0);
+}
+
+TEST_CASE("the timeline's place words never repeat its step counter", "[playorder][strings]") {
+  const Trace sum = run("warp_sum");
+  const PlayOrder order(sum, PlayOrderKind::Causal);
+  CHECK(place_words(sum, order, 0, Language::English) == "round 1/5");
+  CHECK(place_words(sum, order, 9, Language::English) == "round 5/5");  // the last watch: its round
+  // A step that is no round: the counter ("step 2 of N") says all, the words nothing.
+  const Trace transpose = run("transpose");
+  const PlayOrder tp(transpose, PlayOrderKind::Causal);
+  CHECK(place_words(transpose, tp, 1, Language::English).empty());
+  CHECK(position_label(transpose, tp, 1, Language::English) == "step 2/" + std::to_string(tp.size()));
+  CHECK(place_words(sum, order, 99, Language::English).empty());
+}
+
+TEST_CASE("history headers are words: the variable or op over its round or step", "[history][strings]") {
+  const Trace sum = run("warp_sum");
+  const PlayOrder order(sum, PlayOrderKind::Causal);
+  CHECK(history_header(sum, order, 1, Language::English) == "val\nround 1/5");  // the watch of round 1
+  CHECK(history_header(sum, order, 8, Language::English) == std::string(op_name(sum.steps.op(8))) + "\nround 5/5");
+  CHECK(history_header(sum, order, 3, Language::Chinese) == "val\n第 2/5 轮");
+  // A vote is a step, numbered as the timeline plays it.
+  const Trace vote = run("vote");
+  const PlayOrder vo(vote, PlayOrderKind::Causal);
+  REQUIRE(vote.steps.size() >= 3);
+  CHECK(history_header(vote, vo, 2, Language::English) ==
+        std::string(op_name(vote.steps.op(2))) + "\nstep " + std::to_string(vo.position_of(2) + 1));
+  CHECK(history_header(vote, vo, 999999, Language::English).empty());
 }
 
 // ---- strings --------------------------------------------------------------------

@@ -15,6 +15,10 @@
 //                                report's app_panels: a misspelt id is a usage error)
 //   --panels-as-listed           the app's panels are app/panel_list.h's rows, in order,
 //                                titled (View menu, shown windows) in the report's language
+//   --role-matches R REGEX       some text of role R matches REGEX (ECMAScript, searched)
+//   --role-all-match R REGEX     texts of role R exist and every one matches REGEX
+//   --role-none-match R REGEX    texts of role R exist and none matches REGEX
+//   --role-absent R              no text has role R
 //
 // Prints what each check measured; exit 1 when one failed, 2 on a usage or
 // file error.
@@ -22,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -266,6 +271,35 @@ int main(int argc, char** argv) {
       verdict(shown == (a == "--expect-panel"), "panel " + id + (shown ? " shown" : " not shown"));
     } else if (a == "--panels-as-listed") {
       panels_as_listed(r);
+    } else if (a == "--role-matches" || a == "--role-all-match" || a == "--role-none-match") {
+      const std::string role = next(), pattern = next();
+      std::regex re;
+      try {
+        re = std::regex(pattern);
+      } catch (const std::regex_error& e) {
+        usage(a + " " + role + " " + pattern + ": not a regular expression (" + e.what() + ")");
+      }
+      const auto texts = with_role(r, role);
+      size_t matching = 0;
+      std::string example;  // the first text that decides the verdict, for the log
+      for (const json* t : texts) {
+        const std::string text = (*t)["text"].get<std::string>();
+        const bool match = std::regex_search(text, re);
+        matching += match;
+        const bool telling = a == "--role-all-match" ? !match : match;
+        if (example.empty() && telling) example = text;
+      }
+      if (example.empty() && !texts.empty()) example = (*texts[0])["text"].get<std::string>();
+      const bool ok = a == "--role-matches"      ? matching > 0
+                      : a == "--role-all-match" ? !texts.empty() && matching == texts.size()
+                                                : !texts.empty() && matching == 0;
+      verdict(ok, role + ": " + std::to_string(matching) + " of " + std::to_string(texts.size()) + " texts match /" +
+                      pattern + "/ (" + a.substr(7) + "), e.g. \"" + example + "\"");
+    } else if (a == "--role-absent") {
+      const std::string role = next();
+      const auto texts = with_role(r, role);
+      verdict(texts.empty(), role + ": " + std::to_string(texts.size()) + " texts" +
+                                 (texts.empty() ? std::string() : ", e.g. \"" + (*texts[0])["text"].get<std::string>() + "\""));
     } else {
       usage("unknown check " + a);
     }

@@ -12,11 +12,13 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <map>
 #include <set>
 
 #include "warpviz/scenario.h"
+#include "warpviz/view/strings.h"
 
 namespace warpviz::view {
 
@@ -195,6 +197,15 @@ size_t shared_step_near(const Trace& trace, const PlayOrder& order, size_t posit
   for (size_t p = position + 1; p < n; ++p)
     if (shared_at(p)) return order.step_at(p);
   return SIZE_MAX;
+}
+
+std::string no_shared_access_at(const Trace& trace, const PlayOrder& order, size_t position, Language language) {
+  if (position >= order.size()) return "";
+  const size_t step = order.step_at(position);
+  if (step >= trace.steps.size() || op_is_shared(trace.steps.op(step))) return "";
+  char text[256];
+  std::snprintf(text, sizeof text, tr(Text::NoSharedAccessAtStep, language), position + 1, op_name(trace.steps.op(step)));
+  return text;
 }
 
 // ============================================================================

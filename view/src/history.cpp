@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 
 #include "warpviz/view/lane_view.h"
 
@@ -95,6 +96,19 @@ HistoryTable history_table(const Trace& trace, uint32_t block, uint32_t warp, bo
     }
   }
   return table;
+}
+
+std::string history_header(const Trace& trace, const PlayOrder& order, size_t step, Language language) {
+  if (step >= trace.steps.size()) return "";
+  const TraceStep s = trace.steps[step];
+  const std::string what = op_is_watch(s.op) ? watch_name(s.args) : std::string(op_name(s.op));
+  const StepPlace place = step_place(trace, step);
+  char where[64];
+  if (place.is_round)
+    std::snprintf(where, sizeof where, tr(Text::RoundOf, language), place.number, place.count);
+  else
+    std::snprintf(where, sizeof where, tr(Text::StepNumber, language), order.position_of(step) + 1);
+  return what + "\n" + where;
 }
 
 }  // namespace warpviz::view

@@ -429,11 +429,11 @@ std::vector<std::string> lesson_problems(const Lesson& lesson) {
   return problems;
 }
 
-size_t adjacent_slide(const Lesson& lesson, size_t index, int direction) {
+std::optional<size_t> adjacent_slide(const Lesson& lesson, size_t index, int direction) {
   const size_t n = lesson.slides.size();
-  if (n == 0) return 0;
-  if (index >= n) return direction >= 0 ? 0 : n - 1;
-  return direction >= 0 ? (index + 1) % n : (index + n - 1) % n;
+  if (index >= n) return std::nullopt;
+  if (direction >= 0) return index + 1 < n ? std::optional<size_t>(index + 1) : std::nullopt;
+  return index > 0 ? std::optional<size_t>(index - 1) : std::nullopt;
 }
 
 size_t find_scenario_slide(const Lesson& lesson, std::string_view name) {

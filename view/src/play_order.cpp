@@ -288,7 +288,7 @@ std::string reduction_words(const Trace& trace, const StepPhase& phase, size_t s
 
 }  // namespace
 
-std::string position_label(const Trace& trace, const PlayOrder& order, size_t position, Language language) {
+std::string place_words(const Trace& trace, const PlayOrder& order, size_t position, Language language) {
   if (position >= order.size()) return "";
   const size_t step = order.step_at(position);
   if (step >= trace.steps.size()) return "";
@@ -298,11 +298,18 @@ std::string position_label(const Trace& trace, const PlayOrder& order, size_t po
     if (!words.empty()) return words;
   }
   const StepPlace place = step_place(trace, step);
+  if (!place.is_round) return "";
   char text[64];
-  if (place.is_round)
-    std::snprintf(text, sizeof text, tr(Text::RoundOf, language), place.number, place.count);
-  else
-    std::snprintf(text, sizeof text, tr(Text::StepOf, language), position + 1, order.size());
+  std::snprintf(text, sizeof text, tr(Text::RoundOf, language), place.number, place.count);
+  return text;
+}
+
+std::string position_label(const Trace& trace, const PlayOrder& order, size_t position, Language language) {
+  if (position >= order.size() || order.step_at(position) >= trace.steps.size()) return "";
+  std::string words = place_words(trace, order, position, language);
+  if (!words.empty()) return words;
+  char text[64];
+  std::snprintf(text, sizeof text, tr(Text::StepOf, language), position + 1, order.size());
   return text;
 }
 

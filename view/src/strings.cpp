@@ -65,6 +65,8 @@ constexpr Words kWords[] = {
     {Text::UnpadTile, "Unpad (32 columns)", "取消填充（32 列）"},
     {Text::NoSharedAccess, "No shared-memory access in this trace: the bank and transpose scenarios have them",
      "这个 trace 没有共享内存访问：bank 和 transpose 场景才有"},
+    {Text::NoSharedAccessAtStep, "Step %zu (%s) does not access shared memory: the banks show its ld.shared and st.shared steps",
+     "第 %zu 步（%s）不访问共享内存：bank 视图显示它的 ld.shared 和 st.shared 步骤"},
     {Text::BankOfCell, "colour = bank = (byte offset >> 2) & 31", "颜色 = bank = (字节偏移 >> 2) & 31"},
     {Text::Banks, "banks: one box per distinct word, one row per wavefront",
      "bank：每个不同的字占一格，每行一个 wavefront"},

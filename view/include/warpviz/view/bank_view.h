@@ -97,6 +97,12 @@ size_t shared_step_near(const Trace& trace, size_t index);
 // the last one played before it, else the first after it; SIZE_MAX if none.
 size_t shared_step_near(const Trace& trace, const PlayOrder& order, size_t position);
 
+// What the bank panel says at play position `position` when its step is no
+// shared-memory access (a shuffle, a vote, a watch): "Step 4 (shfl.down)
+// does not access shared memory: ...", rather than another step's banks;
+// "" at an ld.shared / st.shared step (or past the end).
+std::string no_shared_access_at(const Trace& trace, const PlayOrder& order, size_t position, Language language);
+
 // Lanes as a box's label: "7", "0-31", "3,9", or "5x" when neither fits.
 std::string lanes_label(uint32_t lanes);
 

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "warpviz/trace.h"
+#include "warpviz/view/play_order.h"
+#include "warpviz/view/strings.h"
 
 namespace warpviz::view {
 
@@ -38,5 +40,12 @@ HistoryTable history_table(const Trace& trace, uint32_t block, uint32_t warp, bo
 // other step (a shuffle's watch right after it, a watch's shuffle right
 // before); -1 when neither is a column.
 int history_column(const Trace& trace, const HistoryTable& table, size_t step);
+
+// A column's header in words, two lines: what the step is (a watch by its
+// variable's name, what the student wrote; else the op) over its place, as
+// the lane view names it: "val" / "round 2/5", "ballot" / "step 3" (the
+// step's play position, 1-based, as the timeline counts). Never "2 val",
+// which reads as two values.
+std::string history_header(const Trace& trace, const PlayOrder& order, size_t step, Language language);
 
 }  // namespace warpviz::view

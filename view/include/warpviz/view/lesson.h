@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -94,8 +95,10 @@ Lesson load_lesson(const std::string& path);
 // "FILE:LINE: slide N: ..." message per problem.
 std::vector<std::string> lesson_problems(const Lesson& lesson);
 
-// The slide `direction` (+1, -1) from `index`, wrapping around.
-size_t adjacent_slide(const Lesson& lesson, size_t index, int direction);
+// The slide `direction` (+1, -1) from `index`; nullopt past the first or
+// the last (PageDown at the end stays there: a wrap to slide 1 mid-lecture
+// would throw away the slide being talked over), or for an index out of range.
+std::optional<size_t> adjacent_slide(const Lesson& lesson, size_t index, int direction);
 // The first slide showing scenario `name`, or slides.size() when none does.
 size_t find_scenario_slide(const Lesson& lesson, std::string_view name);
 

@@ -97,5 +97,9 @@ class PlayOrder {
 // warpSums, round 2/5". Any other trace: a reduction's "round 2/5" (as
 // lane_frame places it), else "step 7/92", numbered as the timeline plays.
 std::string position_label(const Trace& trace, const PlayOrder& order, size_t position, Language language);
+// The same without the plain step count: the phase in words or "round 2/5";
+// "" where position_label says "step 7/92", for the timeline, whose own
+// counter ("step 7 of 92") says that already.
+std::string place_words(const Trace& trace, const PlayOrder& order, size_t position, Language language);
 
 }  // namespace warpviz::view

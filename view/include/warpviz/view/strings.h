@@ -12,7 +12,7 @@ enum class Text {
   Ballot, Predicate, Popc, Ffs, Slot, MatchGroups, WarpSums, BlockOutput,
   Undefined, Inactive, OutOfRange, SeedDiffers, NothingToShow, Hex,
   Read, KeptOwn, NoWarpSteps,
-  Wavefront, Wavefronts, Conflict, Conflicts, Broadcasts, PadTile, UnpadTile, NoSharedAccess, BankOfCell, Banks, Padding,
+  Wavefront, Wavefronts, Conflict, Conflicts, Broadcasts, PadTile, UnpadTile, NoSharedAccess, NoSharedAccessAtStep, BankOfCell, Banks, Padding,
   Model, Measured, LoadWavefronts, LoadConflicts, StoreWavefronts, StoreConflicts, LatencyCycles,
   ThroughputCycles,
   RoundOf, StepOf, StepOfTotal, StepNumber, CurrentStep,
