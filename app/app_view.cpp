@@ -18,9 +18,12 @@
 #include <cfloat>
 #include <exception>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <utility>
 
 #include "lane_renderer.h"
+#include "warpviz/view/run_consent.h"
 #include "warpviz/view/vote_view.h"
 #include "warpviz/trace_io.h"
 
@@ -111,6 +114,44 @@ bool AppView::open_file(const std::string& path) {
   return false;
 }
 
+void AppView::open_file_asking(const std::string& path) {
+  if (!view::file_needs_consent(path, settings)) {
+    open_file(path);
+    return;
+  }
+  std::error_code ec;
+  run_consent = RunConsent{};
+  run_consent.kind = RunConsent::Kind::File;
+  run_consent.path = path;
+  run_consent.files = {std::filesystem::absolute(path, ec).lexically_normal().string()};
+  run_consent.hash = view::file_run_hash(path);
+}
+
+void AppView::show_source_only(const std::string& path) {
+  close_user_file();
+  Trace shown;
+  std::error_code ec;
+  shown.meta.source_path = std::filesystem::absolute(path, ec).lexically_normal().string();
+  shown.meta.backend = "cpu";
+  // Bounded as the runner bounds a source; a FIFO or folder is not read (it could block).
+  constexpr std::uintmax_t kMaxShownSource = std::uintmax_t(4) << 20;
+  const std::string what = view::not_a_file(path);
+  if (!what.empty()) {
+    error_message = path + ": " + what;
+  } else if (std::filesystem::file_size(path, ec) > kMaxShownSource || ec) {
+    error_message = path + ": " + (ec ? ec.message() : std::string("too large to show (over 4 MiB)"));
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    shown.meta.source_text = text.str();
+  }
+  show_trace(std::move(shown), path);
+  scenario_notes = {std::filesystem::path(path).filename().string() +
+                    tr(": not compiled or run (Show trace only); File > Open runs it",
+                       "：未编译、未运行（仅显示）；用“文件 > 打开”运行它")};
+}
+
 void AppView::show_file_trace(Trace loaded, const std::string& path) {
   scenario_notes.clear();
   panel_state.scenario.error.clear();
@@ -125,10 +166,15 @@ void AppView::show_file_trace(Trace loaded, const std::string& path) {
   show_trace(std::move(loaded), path);
 }
 
-bool AppView::save_file(const std::string& path) {
+bool AppView::save_file(const std::string& path, bool replace_confirmed) {
+  if (!replace_confirmed && !view::may_write_trace_over(path)) {
+    save_overwrite_path = path;  // the popup asks; Replace calls here again
+    return false;
+  }
   try {
     save_trace(trace, path);
-    trace_origin = path;
+    // A .cu file stays what is open (its saves re-run it); a trace's new name is shown.
+    if (!user_file) trace_origin = path;
     return true;
   } catch (const TraceFileError& e) {
     error_message = e.what();
@@ -203,6 +249,8 @@ void AppView::open_user_file(user::FileRequest request, view::FilePlace place) {
   panel_state.scenario.error.clear();
   show_trace(std::move(waiting), path);
   view::remember_recent_file(settings, path);
+  // The user chose to run it: Open Recent or a drop of these bytes runs without asking.
+  view::trust_run(settings, view::file_run_hash(path), trace.meta.source_path);
 }
 
 // A run in flight is cancelled and not waited for (UserFileSession::close).
@@ -289,6 +337,7 @@ bool AppView::update(double dt_seconds) {
 
 namespace {
 void draw_file_dialog(AppView& app);
+void draw_overwrite_popup(AppView& app);
 void draw_error_popup(AppView& app);
 }  // namespace
 
@@ -312,6 +361,8 @@ void AppView::draw() {
     }
   }
   draw_file_dialog(*this);
+  draw_overwrite_popup(*this);
+  draw_consent_dialog();  // consent_dialog.cpp
   if (!export_state.capturing) draw_export_dialog();
   draw_error_popup(*this);
 }
@@ -333,7 +384,7 @@ void AppView::draw_menu_bar() {
       ImGui::Separator();
       if (ImGui::MenuItem(tr("Clear the list", "清空列表"))) settings.recent_files.clear();
       ImGui::EndMenu();
-      if (!chosen.empty()) open_file(chosen);
+      if (!chosen.empty()) open_file_asking(chosen);  // the list is not a choice to run: a .cu file asks
     }
     if (ImGui::MenuItem(tr(view::Text::MenuSave), "Ctrl+S", false, !trace.meta.scenario.empty()))
       file_dialog_request = FileDialog::Save;
@@ -425,10 +476,11 @@ void draw_file_dialog(AppView& app) {
     const bool from_file = !app.trace_origin.empty() && app.trace_origin != "scenario";
     if (dialog.open == FileDialog::Open && !app.file_dialog_start_path.empty())
       dialog.path = std::exchange(app.file_dialog_start_path, std::string());
+    else if (dialog.open == FileDialog::Save)
+      // NAME.wvt for a .cu file: Enter must never write a trace over the source.
+      dialog.path = view::proposed_save_name(from_file ? app.trace_origin : std::string(), app.trace.meta.scenario);
     else if (from_file)
       dialog.path = app.trace_origin;
-    else if (dialog.open == FileDialog::Save)
-      dialog.path = (app.trace.meta.scenario.empty() ? std::string("trace") : app.trace.meta.scenario) + ".wvt";
     else
       dialog.path.clear();
     if (dialog.open == FileDialog::Open) {
@@ -500,6 +552,38 @@ void draw_file_dialog(AppView& app) {
   } else if (cancel) {
     ImGui::CloseCurrentPopup();
     dialog.open = FileDialog::None;
+  }
+  ImGui::EndPopup();
+}
+
+// Save found a file that is not a trace (a .cu source, anything else): it is
+// replaced only when the user says so here.
+void draw_overwrite_popup(AppView& app) {
+  if (app.save_overwrite_path.empty()) return;
+  if (!ImGui::IsPopupOpen("###overwrite") && !ImGui::IsPopupOpen("###file_dialog") && app.error_message.empty())
+    ImGui::OpenPopup("###overwrite");
+  const std::string title = std::string(app.tr("Replace a file?", "替换文件？")) + "###overwrite";
+  ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  if (!ImGui::BeginPopupModal(title.c_str(), nullptr,
+                              ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
+    return;
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 560 * app.dpi_scale);
+  ImGui::TextUnformatted((app.save_overwrite_path +
+                          app.tr(" is not a warpviz trace. Replace it with the trace? Its contents are lost.",
+                                 " 不是 warpviz trace。用 trace 替换它吗？它的内容将丢失。"))
+                             .c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::Spacing();
+  // No key answers Replace: Enter (which confirmed the Save dialog) cancels.
+  const bool replace = ImGui::Button(app.tr("Replace", "替换"));
+  ImGui::SameLine();
+  const bool cancel = ImGui::Button(app.tr("Cancel", "取消")) ||
+                      (!ImGui::IsWindowAppearing() && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)) ||
+                                                       ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter))));
+  if (replace || cancel) {
+    const std::string path = std::exchange(app.save_overwrite_path, std::string());
+    ImGui::CloseCurrentPopup();
+    if (replace) app.save_file(path, true);
   }
   ImGui::EndPopup();
 }

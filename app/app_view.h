@@ -56,10 +56,18 @@ class AppView {
   // --- Data (errors become error_message, never a crash) -------------------
   void show_trace(Trace trace, std::string origin);  // origin: file path or "scenario"
   bool open_file(const std::string& path);  // a trace, or a .cu file (open_user_file)
+  // File > Open Recent and a dropped file: a .cu file that did not run with
+  // these bytes before asks first (run_consent), anything else opens.
+  void open_file_asking(const std::string& path);
+  // A .cu file's text in the source panel, nothing compiled or run: the
+  // consent dialog's "Show trace only".
+  void show_source_only(const std::string& path);
   // A trace loaded from `path` elsewhere (main loads the first one while the
   // window opens); fills the scenario panel when it is a built-in scenario's.
   void show_file_trace(Trace loaded, const std::string& path);
-  bool save_file(const std::string& path);
+  // Writes the trace; a file there that is not a trace is replaced only
+  // when `replace_confirmed`, else the overwrite popup asks (save_overwrite_path).
+  bool save_file(const std::string& path, bool replace_confirmed = false);
   // Resolves and runs on `backend` (Auto: the GPU when present); notes such as
   // "width 12 is undefined in the C++ API" land in scenario_notes.
   bool run_scenario(const ScenarioRequest& request, BackendChoice backend);
@@ -101,6 +109,9 @@ class AppView {
   // error_message naming the file, line and field, when it cannot.
   bool open_lesson(const std::string& path, size_t slide = 0);
   void show_slide(size_t index);  // runs its scenario, opens its .cu or trace, seeks to its start
+  // Whether the open lesson must wait for the consent dialog before slide
+  // `slide` shows (its .cu files not let run yet); sets lesson.runs_allowed.
+  bool ask_before_lesson_runs(size_t slide);
   // PageDown / PageUp: the next or previous slide of the open lesson, from
   // the slide (or the slide's scenario) on screen; stops at the lesson's ends.
   // Without a lesson, or with something of one's own on screen (a .cu file),
@@ -120,6 +131,21 @@ class AppView {
   std::string font_text() const;
   bool fonts_stale = false;
   LessonPlayer lesson;
+
+  // --- Consent to run (consent_dialog.cpp, view/run_consent.h) ----------------
+  // Documents do not run code: a lesson, Open Recent or a drop that would
+  // compile a .cu file waits here until the dialog's answer.
+  struct RunConsent {
+    enum class Kind { None, Lesson, File } kind = Kind::None;
+    std::vector<std::string> files;  // resolved paths, as the dialog lists them
+    std::string path;                // Kind::File: the .cu file
+    size_t slide = 0;                // Kind::Lesson: the slide shown once answered
+    std::string hash;                // what "Run" remembers (settings.trusted_runs)
+  } run_consent;
+  enum class ConsentAnswer { Run, ShowOnly, Cancel };
+  void answer_run_consent(ConsentAnswer answer);
+  void draw_consent_dialog();
+  bool trust_lessons = false;  // --trust-lesson: scripted runs, as if the user said Run (not remembered)
 
   // --- Views that presentation mode shows too ---------------------------------
   // lane_panel.cpp: the shown step's lanes filling `size` at the cursor.
@@ -230,6 +256,9 @@ class AppView {
   std::string error_message;  // shown in a modal until dismissed
   using FileDialog = FileDialogState::Kind;
   FileDialog file_dialog_request = FileDialog::None;  // menu or Ctrl+O/S; draw() opens it
+  // Save found a file that is not a trace there: the popup asks before
+  // replacing it (empty: nothing asked).
+  std::string save_overwrite_path;
   // Where the next Open dialog starts: a file given on the command line that
   // did not load (empty: the shown trace's file).
   std::string file_dialog_start_path;

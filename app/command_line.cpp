@@ -46,6 +46,8 @@ const char* const kUsage =
     "                      and it reloads when saved), or a built-in one by name:\n"
     "                      --lesson article (the app's assets/lessons/article.toml)\n"
     "  --slide N           with --lesson: start at slide N (1-based)\n"
+    "  --trust-lesson      with --lesson: run its .cu files without asking (scripts, tests);\n"
+    "                      without it a lesson that runs .cu files asks first\n"
     "  --lang en|zh        language of the interface\n"
     "  --presentation      lanes and op only, large type\n"
     "  --panel ID          open a panel whatever the settings say; repeatable. The panels:\n"
@@ -171,6 +173,8 @@ ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
     } else if (a == "--lesson") {
       if (!(v = value_of(i, a))) return ParseResult::Bad;
       o.lesson = *v;
+    } else if (a == "--trust-lesson") {
+      o.trust_lesson = true;
     } else if (a == "--slide") {
       if (!(v = value_of(i, a))) return ParseResult::Bad;
       if (!parse_number(*v, &o.slide) || o.slide == 0) {
@@ -301,6 +305,10 @@ ParseResult parse_args(int argc, char** argv, Options& o, std::string& error) {
   if (!o.lesson.empty() && (!o.file.empty() || !o.request.scenario.empty() || !o.request.sets.empty() ||
                             !o.request.input.empty() || o.step)) {
     error = "a lesson names its slides' files, scenarios and steps; give --lesson alone (with --slide N)";
+    return ParseResult::Bad;
+  }
+  if (o.trust_lesson && o.lesson.empty()) {
+    error = "--trust-lesson goes with --lesson";
     return ParseResult::Bad;
   }
   if (o.slide > 0 && o.lesson.empty()) {

@@ -49,6 +49,7 @@ struct Options {
   int fps = kDefaultExportFps;
   std::string lesson;                  // --lesson FILE: its slides instead of a file or scenario
   size_t slide = 0;                    // --slide N, 0-based here
+  bool trust_lesson = false;           // --trust-lesson: its .cu files run without the consent dialog
   bool headless_gl = false;            // --offscreen: a headless EGL context, no window (headless_target.h)
   std::vector<int> keys;               // --keys: GLFW key codes pressed before --screenshot's capture
 

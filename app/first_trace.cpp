@@ -15,6 +15,7 @@ namespace warpviz::app {
 
 bool start_first_trace(AppView& app, const Options& opt, std::future<Trace>* pending_file) {
   if (!opt.lesson.empty()) {
+    app.trust_lessons = opt.trust_lesson;
     if (app.open_lesson(lesson_argument_path(opt.lesson), opt.slide)) return true;
     std::fprintf(stderr, "warpviz: %s\n", app.error_message.c_str());  // names the file, line and field
     return false;

@@ -105,8 +105,9 @@ void GlfwWindow::attach(AppView& app) {
     wake(w);
   });
   glfwSetDropCallback(window_, [](GLFWwindow* w, int count, const char** paths) {
-    // One trace at a time: the first file dropped.
-    if (count > 0 && owner(w)->app_) owner(w)->app_->open_file(paths[0]);
+    // One trace at a time: the first file dropped. A dropped .cu file asks
+    // before it runs (a drag can start by mistake).
+    if (count > 0 && owner(w)->app_) owner(w)->app_->open_file_asking(paths[0]);
     wake(w);
   });
   ImGui_ImplGlfw_InitForOpenGL(window_, true);

@@ -2,17 +2,24 @@
 // each slide a scenario, a .cu file or a trace shown from its start step, its
 // caption under the headline, and the file reloaded when it is saved (as a
 // .cu file is). A save that does not load leaves the last good lesson on
-// screen with the error above its caption.
+// screen with the error above its caption. A lesson that would compile .cu
+// files asks first (consent_dialog.cpp); without a yes its .cu slides show
+// their source only.
 #include <imgui.h>
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <optional>
+#include <sstream>
 #include <utility>
 
 #include "app_view.h"
 #include "layout_report.h"
+#include "warpviz/view/run_consent.h"
+#include "warpviz/view/user_file_session.h"
 
 namespace warpviz::app {
 
@@ -29,12 +36,26 @@ bool AppView::open_lesson(const std::string& path, size_t slide) {
     }
     lesson = LessonPlayer{std::move(file)};
     fonts_stale = true;  // its captions' glyphs
-    show_slide(slide);
+    if (!ask_before_lesson_runs(slide)) show_slide(slide);
     return true;
   } catch (const std::exception& e) {
     error_message = e.what();
     return false;
   }
+}
+
+bool AppView::ask_before_lesson_runs(size_t slide) {
+  const view::Lesson& shown = lesson.file.lesson();
+  std::vector<std::string> files = view::runs_needing_consent(shown, lesson.file.text(), settings);
+  lesson.runs_allowed = files.empty() || trust_lessons;
+  if (lesson.runs_allowed) return false;
+  run_consent = RunConsent{};
+  run_consent.kind = RunConsent::Kind::Lesson;
+  run_consent.files = std::move(files);
+  run_consent.path = shown.path;
+  run_consent.slide = slide;
+  run_consent.hash = view::lesson_run_hash(shown, lesson.file.text());
+  return true;
 }
 
 void AppView::show_slide(size_t index) {
@@ -52,6 +73,10 @@ void AppView::show_slide(size_t index) {
       }
       break;
     case view::SlideSource::CudaFile: {
+      if (!lesson.runs_allowed) {
+        show_source_only(slide.file.path);
+        break;
+      }
       user::FileRequest request = slide.file;
       request.time_limit_s = settings.time_limit_s;
       request.memory_limit_bytes = settings.memory_limit_bytes;
@@ -62,6 +87,10 @@ void AppView::show_slide(size_t index) {
       break;
     }
     case view::SlideSource::TraceFile:
+      if (!lesson.runs_allowed && view::is_cuda_source(slide.trace_path)) {
+        show_source_only(slide.trace_path);  // trace = "x.cu" would compile it
+        break;
+      }
       if (open_file(slide.trace_path)) {
         playback.pause();
         playback.seek_position(start);
@@ -126,7 +155,11 @@ bool AppView::poll_lesson() {
   }
   fonts_stale = true;
   const view::SlideAfterReload after = view::slide_after_reload(old, lesson.slide, lesson.file.lesson());
-  if (shown && after.rerun) show_slide(after.index);
+  // An edit may name new .cu files or change the ones it runs: a lesson the
+  // user let run asks again for its new content (one shown only stays so).
+  const bool was_allowed = lesson.runs_allowed;
+  const bool asks = was_allowed && ask_before_lesson_runs(after.index);
+  if (shown && after.rerun && !asks) show_slide(after.index);
   lesson.slide = after.index;
   return true;
 }
@@ -139,8 +172,10 @@ const view::LessonSlide* AppView::shown_slide() const {
       return !user_file && trace_origin == "scenario" && last_request.scenario == slide.scenario.scenario ? &slide
                                                                                                           : nullptr;
     case view::SlideSource::CudaFile:
-      return user_file && fs::path(user_file->path()).lexically_normal() == fs::path(slide.file.path) ? &slide
-                                                                                                      : nullptr;
+      if (!user_file)  // shown without running (show_source_only)
+        return fs::path(trace_origin).lexically_normal() == fs::path(slide.file.path).lexically_normal() ? &slide
+                                                                                                       : nullptr;
+      return fs::path(user_file->path()).lexically_normal() == fs::path(slide.file.path) ? &slide : nullptr;
     case view::SlideSource::TraceFile:
       return !user_file && trace_origin == slide.trace_path ? &slide : nullptr;
   }
@@ -157,13 +192,21 @@ void AppView::draw_lesson_caption(float size, bool presentation_colours) {
   if (!slide && lesson.file.reload_error().empty()) return;
   ImFont* font = fonts.large ? fonts.large : ImGui::GetFont();
   const float width = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+  // The caption's area: the window's width, and at most 40% of the height
+  // left under it (two lines at least), so the view below keeps its place.
+  // A longer text (a caption may hold 4096 bytes) is clipped there: glyphs
+  // past the area are never emitted, not merely hidden.
+  const float max_h = std::max(size * 2.5f, ImGui::GetContentRegionAvail().y * 0.4f);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const auto wrapped = [&](const std::string& text, ImU32 colour, float px, const char* role) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
     const ImVec2 box = font->CalcTextSizeA(px, FLT_MAX, width, text.c_str());
-    draw->AddText(font, px, at, colour, text.c_str(), nullptr, width);
-    layout_report().role(role, text, at, ImVec2(at.x + box.x, at.y + box.y), px);
-    ImGui::Dummy(ImVec2(box.x, box.y + px * 0.25f));
+    const float shown_h = std::min(box.y, std::max(1.0f, std::floor(max_h / px)) * px);  // whole lines
+    const ImVec2 window_max = draw->GetClipRectMax();
+    const ImVec4 area(at.x, at.y, std::min(at.x + width, window_max.x), std::min(at.y + shown_h, window_max.y));
+    draw->AddText(font, px, at, colour, text.c_str(), nullptr, width, &area);
+    layout_report().role(role, text, at, ImVec2(std::min(at.x + box.x, area.z), area.w), px);
+    ImGui::Dummy(ImVec2(box.x, shown_h + px * 0.25f));
   };
   if (!lesson.file.reload_error().empty())
     wrapped(tr("Lesson not reloaded: ", "课程未重新加载：") + lesson.file.reload_error(), IM_COL32(255, 110, 110, 255),

@@ -13,6 +13,9 @@ struct LessonPlayer {
   view::LessonFile file;    // the last lesson that loaded, and a failed save's error
   size_t slide = 0;         // the slide last shown
   bool stop_armed = false;  // playing pauses once at the slide's stop step
+  // The user let its .cu files run (the consent dialog, a remembered answer,
+  // --trust-lesson); else a .cu slide shows its source without running it.
+  bool runs_allowed = false;
 };
 
 }  // namespace warpviz::app

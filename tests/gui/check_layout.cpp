@@ -10,6 +10,9 @@
 //   --role-at-least A B          every text of role A is at least as large as every text of role B
 //   --role-fits R                texts of role R exist and lie inside the window
 //   --role-min-size R PX         every text of role R is at least PX pixels
+//   --role-count R N             exactly N texts of role R (0: none drawn)
+//   --role-text R TEXT           one text of role R is exactly TEXT
+//   --texts-on-screen            every text run (every glyph drawn) lies inside the window
 //   --expect-panel ID            the panel is shown
 //   --reject-panel ID            the panel is not shown (ID must be one of the
 //                                report's app_panels: a misspelt id is a usage error)
@@ -165,6 +168,20 @@ void texts_apart(const Report& r) {
   verdict(bad == 0, std::to_string(n) + " text runs, " + std::to_string(bad) + " overlapping pairs");
 }
 
+// Glyphs drawn past the window's edge: a clip rectangle hides them on
+// screen, but a long text that is not clipped on the CPU still emits them.
+void texts_on_screen(const Report& r) {
+  int bad = 0;
+  for (const json& t : r.texts) {
+    const Rect text = rect_of(t["rect"]);
+    if (!inside(text, r.display, 1)) {
+      if (bad < 12) verdict(false, "text in " + t["panel"].get<std::string>() + " at " + show(text) + " leaves the window");
+      ++bad;
+    }
+  }
+  verdict(bad == 0, std::to_string(r.texts.size()) + " text runs, " + std::to_string(bad) + " outside the window");
+}
+
 std::vector<const json*> with_role(const Report& r, const std::string& role) {
   std::vector<const json*> out;
   for (const json& t : r.roles)
@@ -262,6 +279,18 @@ int main(int argc, char** argv) {
       char buf[128];
       std::snprintf(buf, sizeof buf, "%s: smallest %.1f px >= %.1f px (%zu texts)", role.c_str(), least, px, texts.size());
       verdict(!texts.empty() && least >= px, buf);
+    } else if (a == "--role-count") {
+      const std::string role = next();
+      const size_t want = size_t(std::atol(next().c_str()));
+      const size_t found = with_role(r, role).size();
+      verdict(found == want, role + ": " + std::to_string(found) + " texts, expected " + std::to_string(want));
+    } else if (a == "--role-text") {
+      const std::string role = next(), text = next();
+      bool found = false;
+      for (const json* t : with_role(r, role)) found = found || (*t)["text"] == text;
+      verdict(found, role + ": a text \"" + text + "\"" + (found ? "" : " not") + " found");
+    } else if (a == "--texts-on-screen") {
+      texts_on_screen(r);
     } else if (a == "--expect-panel" || a == "--reject-panel") {
       const std::string id = next();
       if (std::find(r.app_panels.begin(), r.app_panels.end(), id) == r.app_panels.end())

@@ -24,6 +24,13 @@ namespace warpviz::view {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+// settings.json's "trusted_runs": [{"hash": "...", "what": "..."}].
+void to_json(json& j, const TrustedRun& run) { j = json{{"hash", run.hash}, {"what", run.what}}; }
+void from_json(const json& j, TrustedRun& run) {
+  j.at("hash").get_to(run.hash);
+  run.what = j.contains("what") ? j.at("what").get<std::string>() : std::string();
+}
+
 namespace {
 
 constexpr int kMinWindow = 200, kMaxWindow = 16384;  // a saved size beyond these is damage
@@ -168,6 +175,15 @@ AppSettings read_settings(const std::string& path, std::string* warning, bool* d
              [](uint64_t v) { return v == 0 || v >= kMinMemoryLimit; }, &problems);
   read_field(doc, "zoom", &settings.zoom,
              [](double v) { return std::isfinite(v) && v >= kMinZoom && v <= kMaxZoom; }, &problems);
+  read_field(doc, "trusted_runs", &settings.trusted_runs,
+             [](const std::vector<TrustedRun>& runs) {
+               for (const TrustedRun& run : runs)
+                 if (run.hash.size() != 16 || run.hash.find_first_not_of("0123456789abcdef") != std::string::npos ||
+                     run.what.size() > 4096)
+                   return false;
+               return runs.size() <= kMaxTrustedRuns;
+             },
+             &problems);
   if (!problems.empty()) {
     append(warning, prefix + problems + "; using the defaults for those");
     *damaged = true;
@@ -247,6 +263,19 @@ AppSettings merge_settings(const AppSettings& mine, const AppSettings& as_loaded
     if (merged.size() > kMaxRecentFiles) merged.resize(kMaxRecentFiles);
     out.recent_files = std::move(merged);
   }
+  // Trusted runs are only added: the ones this instance added, then the file's.
+  if (mine.trusted_runs != as_loaded.trusted_runs) {
+    std::vector<TrustedRun> merged;
+    const auto has = [&](const TrustedRun& run) {
+      return std::any_of(merged.begin(), merged.end(), [&](const TrustedRun& m) { return m.hash == run.hash; });
+    };
+    for (const TrustedRun& run : mine.trusted_runs)
+      if (!has(run)) merged.push_back(run);
+    for (const TrustedRun& run : on_disk.trusted_runs)
+      if (!has(run)) merged.push_back(run);
+    if (merged.size() > kMaxTrustedRuns) merged.resize(kMaxTrustedRuns);
+    out.trusted_runs = std::move(merged);
+  }
   return out;
 }
 
@@ -279,6 +308,7 @@ bool save_settings(const AppSettings& settings, const std::string& path, std::st
       {"time_limit_s", settings.time_limit_s},
       {"memory_limit_bytes", settings.memory_limit_bytes},
       {"zoom", settings.zoom},
+      {"trusted_runs", settings.trusted_runs},
       {"imgui_layout", settings.imgui_layout},
   };
   // ImGui's ini text is normally UTF-8; a stray byte must not lose the whole file.

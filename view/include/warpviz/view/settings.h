@@ -10,6 +10,14 @@
 
 namespace warpviz::view {
 
+// A lesson or .cu file the user let run (view/run_consent.h): its content
+// hash, and what it was, for a person reading the file.
+struct TrustedRun {
+  std::string hash;  // 16 hex digits of XXH3-64
+  std::string what;  // the lesson's or .cu file's path
+  bool operator==(const TrustedRun& o) const { return hash == o.hash && what == o.what; }
+};
+
 struct AppSettings {
   int window_w = 1600, window_h = 900;
   std::string imgui_layout;  // ImGui::SaveIniSettingsToMemory
@@ -35,9 +43,13 @@ struct AppSettings {
   // The user's zoom over the monitor's content scale (Ctrl+= / Ctrl+- / Ctrl+0);
   // files written before it existed read as 1.
   double zoom = 1.0;
+  // Lessons and .cu files the user let run, the latest first: opened again
+  // with the same content they run without asking.
+  std::vector<TrustedRun> trusted_runs;
 };
 
 constexpr size_t kMaxRecentFiles = 10;
+constexpr size_t kMaxTrustedRuns = 256;
 constexpr double kMinTimeLimit = 0.5, kMaxTimeLimit = 3600.0;  // a saved limit beyond these is damage
 constexpr double kMaxHoldSeconds = 10.0;
 constexpr uint64_t kMinMemoryLimit = uint64_t(1) << 20;  // as the CLI's --memory-limit: at least 1M                        // Playback's range for the hold
@@ -57,7 +69,7 @@ std::string damaged_settings_path(const std::string& path);  // PATH.bad
 // Two instances: what `mine` changed since `as_loaded` (what this instance
 // read at its start) applied over `on_disk` (the file now). Recent files:
 // the ones this instance opened first, then the file's, less the ones this
-// instance removed.
+// instance removed. Trusted runs: this instance's new ones, then the file's.
 AppSettings merge_settings(const AppSettings& mine, const AppSettings& as_loaded, const AppSettings& on_disk);
 // Reads `path` again and saves merge_settings over it (atomically, as save_settings).
 bool save_settings_merged(const AppSettings& mine, const AppSettings& as_loaded, const std::string& path,
