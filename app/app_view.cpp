@@ -346,6 +346,7 @@ void AppView::draw() {
     draw_presentation();
   } else {
     draw_menu_bar();
+    follow_window_size(ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y);  // panel_layout.cpp
     arrange_empty_panels();  // panel_layout.cpp: empty votes/block give the history their place
     for (const PanelSpec& panel : panel_table()) {
       bool& shown = panels.shown(panel);

@@ -175,9 +175,15 @@ class AppView {
   // when it moved them.
   bool place_lower_row();
   std::optional<LowerRow> lower_row_placed;  // unknown until the first frame
+  PanelHomes first_use_rects(float width, float height) const;  // the same, by window id ("###lanes")
   // Panels with nothing to show for this trace (no votes, no block
   // reduction) give their place to the history beside them.
   void arrange_empty_panels();
+  // A new window size (or scale) lays the panels out again: the first-use
+  // layout for the new size while they are where the last one put them,
+  // else each panel's rectangle scaled with the window. main calls it
+  // before each frame.
+  void follow_window_size(float width, float height);
   void draw_zoom_menu_items();  // View > Zoom in / out / reset
 
   // Shared by panels: the text of a UI word in the current language.
@@ -238,7 +244,7 @@ class AppView {
   PanelVisibility panels;     // which panels are open
   // Scale: the monitor's content scale (GLFW, or --scale) times the user's
   // zoom; dpi_scale is what the panels multiply their sizes by, set by main
-  // with the fonts between frames (in presentation mode larger: view/ui_scale.h).
+  // with the fonts between frames (larger in a tall window: view::window_scale).
   float content_scale = 1.0f;
   bool content_scale_fixed = false;  // --scale given: the monitor's is not followed
   float zoom = 1.0f;                 // Ctrl+= / Ctrl+- / Ctrl+0, saved in the settings
@@ -289,6 +295,10 @@ class AppView {
   // --- Single panels' own state (panel_states.h) --------------------------------
   PanelStates panel_state;
   PanelHomes panel_homes;  // panel_layout.cpp: where grown panels go back to
+  // follow_window_size: the window size and scale the panels were laid out
+  // for, and the first-use layout's rectangles then (empty: none was applied).
+  float laid_out_w = 0, laid_out_h = 0, laid_out_scale = 0;
+  PanelHomes laid_out_rects;
 };
 
 }  // namespace warpviz::app

@@ -9,8 +9,10 @@
 // [SECTION] Drawing: op table, wavefronts, reduction bars
 // [SECTION] Panel
 #include <imgui.h>
+#include <imgui_internal.h>  // FindWindowByName: the source panel's place
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ostream>
 #include <streambuf>
@@ -117,49 +119,58 @@ void draw_wavefronts(const view::CostView& v, const AppView& app) {
 
 void draw_bars(const view::CostView& v, const AppView& app) {
   if (v.bars.empty()) return;
+  const float s = app.dpi_scale;
   ImGui::Spacing();
   ImGui::Text(app.tr("Reductions of %s values (GB/s)", "%s 个值的归约 (GB/s)"), v.bars_title.c_str());
   double top = std::max(v.copy_gb_per_s, v.hbm_peak_gb_per_s);
   for (const view::ReductionBar& b : v.bars) top = std::max(top, b.gb_per_s);
   if (top <= 0) return;
-  const float label_w = ImGui::CalcTextSize("d-redux  ").x;
+  // Each bar's name in words before it; the column at most 45 % of the panel,
+  // a longer name cut with "…" (whole in the tooltip with the description).
+  const float avail_w = ImGui::GetContentRegionAvail().x;
+  const float gap = 8 * s;
+  float label_w = 0;
+  for (const view::ReductionBar& b : v.bars) label_w = std::max(label_w, ImGui::CalcTextSize(b.label.c_str()).x);
+  label_w = std::min(label_w + gap, avail_w * 0.45f);
   const float line_h = ImGui::GetTextLineHeightWithSpacing() * 1.2f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float chart_w = std::max(ImGui::GetContentRegionAvail().x - label_w, 40.0f);
+  const float chart_w = std::max(avail_w - label_w, 40 * s);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const auto x_of = [&](double gbps) { return origin.x + label_w + float(gbps / top) * chart_w; };
   for (size_t i = 0; i < v.bars.size(); ++i) {
     const view::ReductionBar& b = v.bars[i];
     const float y = origin.y + float(i) * line_h;
-    draw->AddText(ImVec2(origin.x, y), ImGui::GetColorU32(ImGuiCol_Text), b.variant.c_str());
-    draw->AddRectFilled(ImVec2(origin.x + label_w, y + 1), ImVec2(x_of(b.gb_per_s), y + line_h - 3),
-                        b.is_cub ? kCubColour : kBarColour, 2.0f);
+    draw->AddText(ImVec2(origin.x, y), ImGui::GetColorU32(ImGuiCol_Text),
+                  text_fitting(b.label, label_w - gap).c_str());
+    draw->AddRectFilled(ImVec2(origin.x + label_w, y + 1 * s), ImVec2(x_of(b.gb_per_s), y + line_h - 3 * s),
+                        b.is_cub ? kCubColour : kBarColour, 2 * s);
     char text[64];
     std::snprintf(text, sizeof text, "%.0f  (%.2fx CUB)", b.gb_per_s, b.vs_cub);
     // Inside the bar when it fits, else just past its end in the panel's text colour.
     const float text_w = ImGui::CalcTextSize(text).x;
-    if (x_of(b.gb_per_s) - (origin.x + label_w) >= text_w + 8)
-      draw->AddText(ImVec2(origin.x + label_w + 4, y + 1), kBarText, text);
+    if (x_of(b.gb_per_s) - (origin.x + label_w) >= text_w + 8 * s)
+      draw->AddText(ImVec2(origin.x + label_w + 4 * s, y + 1 * s), kBarText, text);
     else
-      draw->AddText(ImVec2(x_of(b.gb_per_s) + 4, y + 1), ImGui::GetColorU32(ImGuiCol_Text), text);
-    // The description on hover: which kernel this bar is.
+      draw->AddText(ImVec2(x_of(b.gb_per_s) + 4 * s, y + 1 * s), ImGui::GetColorU32(ImGuiCol_Text), text);
+    // On hover: the variant's letter (the benchmark's name for it) and what the kernel is.
     ImGui::SetCursorScreenPos(ImVec2(origin.x, y));
     ImGui::InvisibleButton(("bar" + std::to_string(i)).c_str(), ImVec2(label_w + chart_w, line_h));
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", b.description.c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s (%s): %s", b.label.c_str(), b.variant.c_str(), b.description.c_str());
   }
   const float bottom = origin.y + float(v.bars.size()) * line_h;
   const auto line = [&](double gbps, ImU32 colour, const char* label, int row) {
     if (gbps <= 0) return;
-    draw->AddLine(ImVec2(x_of(gbps), origin.y), ImVec2(x_of(gbps), bottom + 2), colour, 2.0f);
+    draw->AddLine(ImVec2(x_of(gbps), origin.y), ImVec2(x_of(gbps), bottom + 2 * s), colour, 2 * s);
     char text[80];
     std::snprintf(text, sizeof text, "%s %.0f", label, gbps);
     const float w = ImGui::CalcTextSize(text).x;
-    draw->AddText(ImVec2(std::max(origin.x, x_of(gbps) - w), bottom + 4 + row * ImGui::GetTextLineHeight()), colour,
-                  text);
+    draw->AddText(ImVec2(std::max(origin.x, x_of(gbps) - w), bottom + 4 * s + row * ImGui::GetTextLineHeight()),
+                  colour, text);
   };
   line(v.copy_gb_per_s, kCopyLine, app.tr("copy", "拷贝"), 0);
   line(v.hbm_peak_gb_per_s, kPeakLine, app.tr("HBM peak", "HBM 峰值"), 1);
-  ImGui::SetCursorScreenPos(ImVec2(origin.x, bottom + 4 + 2 * ImGui::GetTextLineHeight()));
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, bottom + 4 * s + 2 * ImGui::GetTextLineHeight()));
   ImGui::Dummy(ImVec2(1, 1));
 }
 
@@ -170,14 +181,33 @@ void draw_bars(const view::CostView& v, const AppView& app) {
 // ---------------------------------------------------------------------------
 
 void AppView::place_cost_panel() {
-  // Opened from View > Cost: first over the source panel's place, on the right,
-  // where it hides the least of the lanes.
-  const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + viewport->Size.x * 0.69f, viewport->Pos.y + viewport->Size.y * 0.5f),
-                          ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(std::min(460 * dpi_scale, viewport->Size.x * 0.31f),
-                                  std::min(380 * dpi_scale, viewport->Size.y * 0.48f)),
-                           ImGuiCond_FirstUseEver);
+  // Opened from View > Cost: it takes the lower part of the source panel's
+  // place, and the source keeps the upper part, so the source's highlighted
+  // line (which it scrolls to) is never under it. The source gets its whole
+  // place back when the Cost panel closes (arrange_empty_panels).
+  // Split each time it opens (and again after a new window size lays the source out afresh).
+  const bool split = panel_homes.count("###source") > 0;
+  ImGuiWindow* source = ImGui::FindWindowByName("###source");
+  const float s = dpi_scale;
+  if (!split && source && (source->Active || source->WasActive) && panels.shown("source")) {
+    const PanelRect home{source->Pos, ImVec2(source->Pos.x + source->Size.x, source->Pos.y + source->Size.y)};
+    // The source keeps at least six lines of code; the Cost panel the rest, up to its own height.
+    const float source_least = ImGui::GetFrameHeight() + 6 * ImGui::GetTextLineHeightWithSpacing() + 16 * s;
+    const float cost_h = std::min(380 * s, std::max(home.max.y - home.min.y - source_least,
+                                                   (home.max.y - home.min.y) * 0.5f));
+    const float split = std::round(home.max.y - cost_h);
+    panel_homes["###source"] = home;
+    ImGui::SetWindowSize("###source", ImVec2(home.max.x - home.min.x, split - home.min.y), ImGuiCond_Always);
+    ImGui::SetNextWindowPos(ImVec2(home.min.x, split), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(home.max.x - home.min.x, home.max.y - split), ImGuiCond_Always);
+  } else {
+    // No source panel to share: on the right, where it hides the least of the lanes.
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + viewport->Size.x * 0.69f, viewport->Pos.y + viewport->Size.y * 0.5f),
+                            ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(std::min(460 * s, viewport->Size.x * 0.31f), std::min(380 * s, viewport->Size.y * 0.48f)),
+                             ImGuiCond_FirstUseEver);
+  }
   if (!panel_state.cost.loaded) ImGui::SetNextWindowFocus();  // opened: in front of the panels it floats over
   ImGui::SetNextWindowBgAlpha(1.0f);  // floats over text: none of it shows through
 }

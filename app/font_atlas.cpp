@@ -149,8 +149,9 @@ std::unique_ptr<FontBuild> settle_fonts(std::unique_ptr<FontBuild> ahead, view::
 
 WantedScale wanted_scale(const AppView& app, float window_h) {
   const float ui = view::ui_scale(app.content_scale, app.zoom);
-  const float display = app.presentation ? view::presentation_scale(ui, app.zoom, window_h) : ui;
-  return {view::font_sizes(ui, display), display};
+  // Every panel grows with the window, not only presentation mode's.
+  const float window = view::window_scale(ui, app.zoom, window_h);
+  return {view::font_sizes(window, window), window};
 }
 
 void apply_scale(const WantedScale& want, AppView& app, ScaleState& state, bool upload) {

@@ -58,7 +58,7 @@ std::unique_ptr<FontBuild> settle_fonts(std::unique_ptr<FontBuild> ahead, view::
                                         const std::string& text, bool text_may_be_new);
 
 // The font sizes and the panels' scale the app wants now: the content scale
-// times the zoom, and in presentation mode what the window's height asks for.
+// times the zoom, or more where the window's height asks for it (view::window_scale).
 struct WantedScale {
   view::FontSizes fonts;
   float panels = 1;

@@ -70,7 +70,21 @@ struct Run {
   const ImFont* font = nullptr;
   bool clipped = false;
   int glyphs = 0;
+  std::string text;  // the glyphs' characters; a gap wider than a fifth of the size reads as a space
 };
+
+void append_utf8(std::string& out, unsigned code) {
+  if (code < 0x80) {
+    out += char(code);
+  } else if (code < 0x800) {
+    out += char(0xC0 | (code >> 6)), out += char(0x80 | (code & 0x3F));
+  } else if (code < 0x10000) {
+    out += char(0xE0 | (code >> 12)), out += char(0x80 | ((code >> 6) & 0x3F)), out += char(0x80 | (code & 0x3F));
+  } else {
+    out += char(0xF0 | (code >> 18)), out += char(0x80 | ((code >> 12) & 0x3F));
+    out += char(0x80 | ((code >> 6) & 0x3F)), out += char(0x80 | (code & 0x3F));
+  }
+}
 
 }  // namespace
 
@@ -148,7 +162,7 @@ bool LayoutReport::write(const std::string& path, std::string* error) const {
       std::snprintf(buf, sizeof buf, ", \"size\": %.1f, \"clipped\": %s, \"scrollable\": %s, \"glyphs\": %d}",
                     run.size, run.clipped ? "true" : "false", scrollable ? "true" : "false", run.glyphs);
       out += "    {\"panel\": " + json_string(panel_id(root->Name)) + ", \"window\": " + json_string(w->Name) +
-             ", \"rect\": " + json_rect(run.min, run.max) + buf;
+             ", \"text\": " + json_string(run.text) + ", \"rect\": " + json_rect(run.min, run.max) + buf;
       run = Run{};
     };
     for (const ImDrawCmd& cmd : list.CmdBuffer) {
@@ -175,6 +189,8 @@ bool LayoutReport::write(const std::string& path, std::string* error) const {
                               std::fabs(run.line_top - line_top) < 0.5f && q[0].pos.x >= run.last_x - size * 0.3f &&
                               q[0].pos.x - run.last_x < size * 1.6f;
         if (!same_run) flush();
+        else if (q[0].pos.x - run.last_x > size * 0.2f) run.text += ' ';
+        append_utf8(run.text, glyph.Codepoint);
         run.font = it->second.font;
         run.size = size;
         run.line_top = line_top;

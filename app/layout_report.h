@@ -1,7 +1,7 @@
 // What a frame put where, for the screenshot tests: the ids and titles of the
 // app's panels (panel_table.h), every shown panel's rectangle and title,
 // every run of text (found from the glyphs in ImGui's draw lists, so no panel
-// has to report its text) with its font size and whether a clip rectangle
+// has to report its text) with its characters, its font size and whether a clip rectangle
 // cut it, and the texts a panel names by role ("lane_value", "lane_number",
 // "presentation_header"). --layout-report OUT.json writes it with the
 // screenshot; tests/gui/check_layout.cpp asserts on it.

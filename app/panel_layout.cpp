@@ -10,6 +10,7 @@
 //
 // [SECTION] First-use layout
 // [SECTION] Empty panels
+// [SECTION] Window size
 // [SECTION] Zoom
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -101,17 +102,24 @@ std::map<std::string, PanelRect> AppView::first_use_places(float width, float he
     const auto slot = slots.find(panel.slot);
     if (slot == slots.end()) continue;  // Floating: the panel places itself
     const Place& p = slot->second;
-    places[panel.id] = PanelRect{ImVec2(float(int(p.x)), float(int(p.y))), ImVec2(float(int(p.x) + int(p.w)),
-                                                                                  float(int(p.y) + int(p.h)))};
+    // Whole pixels, as the ini text holds them.
+    const ImVec2 min(std::floor(p.x), std::floor(p.y)), size(std::floor(p.w), std::floor(p.h));
+    places[panel.id] = PanelRect{min, ImVec2(min.x + size.x, min.y + size.y)};
   }
   return places;
 }
 
+PanelHomes AppView::first_use_rects(float width, float height) const {
+  PanelHomes rects;
+  for (const auto& [id, place] : first_use_places(width, height)) rects["###" + id] = place;
+  return rects;
+}
+
 std::string AppView::first_use_layout(float width, float height) const {
   std::ostringstream ini;
-  for (const auto& [id, place] : first_use_places(width, height))
-    ini << "[Window][###" << id << "]\nPos=" << int(place.min.x) << ',' << int(place.min.y)
-        << "\nSize=" << int(place.max.x - place.min.x) << ',' << int(place.max.y - place.min.y) << "\nCollapsed=0\n\n";
+  for (const auto& [window, r] : first_use_rects(width, height))
+    ini << "[Window][" << window << "]\nPos=" << int(r.min.x) << ',' << int(r.min.y) << "\nSize=" << int(r.max.x - r.min.x)
+        << ',' << int(r.max.y - r.min.y) << "\nCollapsed=0\n\n";
   return ini.str();
 }
 
@@ -254,6 +262,16 @@ void AppView::arrange_empty_panels() {
       ImGui::SetWindowSize(id, ImVec2(wanted.max.x - wanted.min.x, wanted.max.y - wanted.min.y), ImGuiCond_Always);
     }
   };
+  // The Cost panel shared the source's place (place_cost_panel): closed, the source gets all of it back.
+  if (!panels.shown("cost")) {
+    const auto source_home = panel_homes.find("###source");
+    if (source_home != panel_homes.end()) {
+      const PanelRect home = source_home->second;
+      panel_homes.erase(source_home);
+      ImGui::SetWindowPos("###source", home.min, ImGuiCond_Always);
+      ImGui::SetWindowSize("###source", ImVec2(home.max.x - home.min.x, home.max.y - home.min.y), ImGuiCond_Always);
+    }
+  }
   // Votes first: in the first-use layout block sits beyond it.
   const bool votes = panels.shown("votes"), block = panels.shown("block");
   // A reduction's banks lie under the votes (reduce_sum's warpSums): empty
@@ -265,6 +283,58 @@ void AppView::arrange_empty_panels() {
                         std::tuple{"###block", trace_facts.no_block, block}});
   // Votes without a block (vote, compact, match): the votes take the block's place.
   if (votes && !trace_facts.no_votes) grow("###votes", {std::tuple{"###block", trace_facts.no_block, block}});
+}
+
+// ============================================================================
+// [SECTION] Window size
+// ============================================================================
+
+void AppView::follow_window_size(float width, float height) {
+  if (width < 1 || height < 1) return;  // minimised: nothing to lay out for
+  if (laid_out_w == 0) {
+    // The first frame: the layout main loaded. Whether it is the first-use
+    // one shows once the size changes.
+    laid_out_w = width, laid_out_h = height, laid_out_scale = dpi_scale;
+    laid_out_rects = first_use_rects(width, height);
+    return;
+  }
+  if (laid_out_w == width && laid_out_h == height && laid_out_scale == dpi_scale) return;
+  // Still the first-use layout: every laid-out panel where it put it (a grown
+  // panel by its home; a panel never drawn by its settings).
+  bool first_use = true;
+  for (const auto& [window, wanted] : laid_out_rects) {
+    const auto home = panel_homes.find(window);
+    const std::optional<PanelRect> now = home != panel_homes.end() ? home->second : panel_rect(window.c_str());
+    if (now && !(near(now->min.x, wanted.min.x) && near(now->min.y, wanted.min.y) && near(now->max.x, wanted.max.x) &&
+                 near(now->max.y, wanted.max.y)))
+      first_use = false;
+  }
+  if (first_use) {
+    // Laid out afresh for the new size and scale; arrange_empty_panels grows
+    // the panels beside empty ones again from their new places.
+    const std::string layout = first_use_layout(width, height);
+    ImGui::LoadIniSettingsFromMemory(layout.data(), layout.size());
+    panel_homes.clear();
+    laid_out_rects = first_use_rects(width, height);
+  } else {
+    // The user's own arrangement, stretched with the window.
+    const float sx = width / laid_out_w, sy = height / laid_out_h;
+    auto stretch = [&](PanelRect& r) {
+      r.min = ImVec2(std::round(r.min.x * sx), std::round(r.min.y * sy));
+      r.max = ImVec2(std::round(r.max.x * sx), std::round(r.max.y * sy));
+    };
+    for (const PanelSpec& panel : panel_table()) {
+      const std::string window = std::string("###") + panel.id;
+      std::optional<PanelRect> r = panel_rect(window.c_str());
+      if (!r) continue;
+      stretch(*r);
+      ImGui::SetWindowPos(window.c_str(), r->min, ImGuiCond_Always);
+      ImGui::SetWindowSize(window.c_str(), ImVec2(r->max.x - r->min.x, r->max.y - r->min.y), ImGuiCond_Always);
+    }
+    for (auto& [window, home] : panel_homes) stretch(home);
+    for (auto& [window, rect] : laid_out_rects) stretch(rect);
+  }
+  laid_out_w = width, laid_out_h = height, laid_out_scale = dpi_scale;
 }
 
 // ============================================================================

@@ -60,9 +60,12 @@ struct SourceState {
   uint64_t generation = kNoGeneration;
   std::vector<std::string> lines;
   std::vector<bool> has_op;
-  // The step it last scrolled to, in which trace: a new trace scrolls again.
+  // The step it last scrolled to, in which trace, at which height: a new
+  // trace scrolls again, and so does a resize (the Cost panel taking its
+  // lower part may hide the line).
   size_t followed_step = SIZE_MAX;
   uint64_t followed_generation = kNoGeneration;
+  float followed_height = 0;
 };
 
 // block_panel.cpp: block_view walks the trace and formats every block's

@@ -17,23 +17,26 @@ void centred_message(const char* text) {
   ImGui::PopTextWrapPos();
 }
 
+std::string text_fitting(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  // Drop words from the end until the rest and the ellipsis fit.
+  const std::string ellipsis = "\u2026";
+  std::string shown;
+  size_t end = text.size();
+  do {
+    end = text.find_last_of(' ', end == 0 ? 0 : end - 1);
+    if (end == std::string::npos) end = 0;
+    while (end > 0 && text[end - 1] == ' ') --end;
+    shown = text.substr(0, end) + ellipsis;
+  } while (end > 0 && ImGui::CalcTextSize(shown.c_str()).x > width);
+  return ImGui::CalcTextSize(shown.c_str()).x > width ? std::string() : shown;
+}
+
 void text_fitted(const std::string& text, bool disabled) {
-  const float width = ImGui::GetContentRegionAvail().x;
-  std::string shown = text;
-  if (ImGui::CalcTextSize(text.c_str()).x > width) {
-    // Drop words from the end until the rest and the ellipsis fit.
-    const std::string ellipsis = "\u2026";
-    size_t end = text.size();
-    do {
-      end = text.find_last_of(' ', end == 0 ? 0 : end - 1);
-      if (end == std::string::npos) end = 0;
-      while (end > 0 && text[end - 1] == ' ') --end;
-      shown = text.substr(0, end) + ellipsis;
-    } while (end > 0 && ImGui::CalcTextSize(shown.c_str()).x > width);
-    if (ImGui::CalcTextSize(shown.c_str()).x > width) {  // not even the ellipsis fits: an empty item
-      ImGui::Dummy(ImVec2(0, ImGui::GetTextLineHeight()));
-      return;
-    }
+  const std::string shown = text_fitting(text, ImGui::GetContentRegionAvail().x);
+  if (shown.empty() && !text.empty()) {  // not even the ellipsis fits: an empty item
+    ImGui::Dummy(ImVec2(0, ImGui::GetTextLineHeight()));
+    return;
   }
   if (disabled) ImGui::TextDisabled("%s", shown.c_str());
   else ImGui::TextUnformatted(shown.c_str());

@@ -11,6 +11,10 @@ namespace warpviz::app {
 // shows when it has nothing to draw.
 void centred_message(const char* text);
 
+// `text` as it fits `width` on one line: whole, or words dropped from the end
+// and "…" after the rest; empty when not even "…" does.
+std::string text_fitting(const std::string& text, float width);
+
 // One line of text that ends in "…" where the panel is too narrow for it
 // (words dropped from the end), the whole text in a tooltip then. `disabled`
 // draws it dimmed, as TextDisabled.

@@ -4,7 +4,7 @@
 // with popc and ffs for a vote, the slots for a compaction, the groups for a
 // match, the block view beside the lanes for a reduction, the banks for a
 // shared-memory access, the lanes for everything else. Type grows with the
-// window (view::presentation_scale), and every line shrinks to fit its width,
+// window (view::window_scale), and every line shrinks to fit its width,
 // so a 1024x600 projector cuts nothing off. A lesson's slide adds its caption
 // under the headline and may name the view instead.
 #include <imgui.h>

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app_view.h"
+#include "layout_report.h"
 #include "panel_widgets.h"
 
 namespace warpviz::app {
@@ -115,11 +116,14 @@ void AppView::draw_source_panel() {
 
   // Follow the step like a debugger: scroll only when its line is off screen
   // (or nearly), and then centre it.
-  if (shown < trace.steps.size() && (shown != state.followed_step || trace_generation != state.followed_generation)) {
+  const float visible = ImGui::GetWindowHeight();
+  if (shown < trace.steps.size() && (shown != state.followed_step || trace_generation != state.followed_generation ||
+                                     visible != state.followed_height)) {
     state.followed_step = shown;
     state.followed_generation = trace_generation;
+    state.followed_height = visible;
     const float y = float(current_line - 1) * line_h;
-    const float top = ImGui::GetScrollY(), visible = ImGui::GetWindowHeight();
+    const float top = ImGui::GetScrollY();
     if (y < top + line_h * 2 || y > top + visible - line_h * 3)
       ImGui::SetScrollY(std::max(0.0f, y - visible / 2 + line_h / 2));
   }
@@ -152,6 +156,9 @@ void AppView::draw_source_panel() {
         draw->AddLine(ImVec2(p.x + c - r, cy + r), ImVec2(p.x + c + r, cy - r), colour, 2.0f * s);
       } else if (current) {
         draw->AddRectFilled(ImVec2(left, p.y), ImVec2(right + ImGui::GetScrollMaxX(), p.y + line_h), highlight);
+        // For the layout tests: no floating panel may lie over this line.
+        layout_report().role("source_current_line", source.lines[size_t(i)], ImVec2(left, p.y),
+                             ImVec2(right, p.y + line_h), line_h);
         const float cy = p.y + line_h / 2, h = line_h * 0.3f;
         draw->AddTriangleFilled(ImVec2(p.x + 2 * s, cy - h), ImVec2(p.x + 2 * s + h * 1.6f, cy),
                                 ImVec2(p.x + 2 * s, cy + h), arrow);

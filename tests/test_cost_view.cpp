@@ -95,6 +95,26 @@ TEST_CASE("the reductions show every variant against CUB at the largest size", "
   CHECK(v.copy_gb_per_s == 4000);
   const Trace ints = run("reduce_int");
   CHECK(view::cost_view(figures(), "shipped", ints, 0, view::Language::English).bars.size() == 1);
+  // Each bar says in words what it is: the letters meant something only on hover.
+  CHECK(v.bars[0].label == "shared-memory tree");
+  CHECK(v.bars[1].label == "CUB");
+}
+
+TEST_CASE("a reduction bar is labelled in words in either language", "[view][cost]") {
+  using view::Language;
+  CHECK(view::bar_label("b", "anything", Language::English) == "warp shuffles");
+  CHECK(view::bar_label("b", "anything", Language::Chinese) == "warp shuffle");
+  CHECK(view::bar_label("d-stride", "", Language::English) == "grid-stride loads");
+  // A variant a newer benchmark adds: its description's first part, else its letter.
+  CHECK(view::bar_label("f", "two-pass tree, 4 per thread", Language::English) == "two-pass tree");
+  CHECK(view::bar_label("f", "", Language::English) == "f");
+  // Every shipped variant has words, not its letter.
+  const Measurements shipped = read_measurements(std::string(WARPVIZ_SOURCE_DIR) + "/assets/measurements/h200.json");
+  REQUIRE(shipped.reduce);
+  for (const ReduceTiming& t : shipped.reduce->timings) {
+    const std::string label = view::bar_label(t.variant, t.description, Language::English);
+    CHECK(label != t.variant);
+  }
 }
 
 TEST_CASE("without figures the panel says so", "[view][cost]") {

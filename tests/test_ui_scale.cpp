@@ -38,25 +38,40 @@ TEST_CASE("zoom steps go up and down through the steps and stop at the ends", "[
   CHECK(zoom_step(std::nanf(""), +1) == 1.0f);
 }
 
-TEST_CASE("the interface scale is content scale times zoom; presentation grows with the window", "[view][scale]") {
+TEST_CASE("the interface scale is content scale times zoom and every panel grows with the window", "[view][scale]") {
   CHECK(ui_scale(1.0f, 1.0f) == 1.0f);
   CHECK(ui_scale(2.0f, 1.25f) == 2.5f);
   CHECK(ui_scale(1.0001f, 1.0f) == 1.0f);  // no rebuild for a rounding error
   CHECK(ui_scale(0.0f, 1.0f) == 1.0f);     // a monitor reporting nothing
   CHECK(ui_scale(100.0f, 3.0f) == 6.0f);
   // 900 pixels high is scale 1; a 4K screen 2.4, in quarter steps: 2.25.
-  CHECK(presentation_scale(1.0f, 1.0f, 900) == 1.0f);
-  CHECK(presentation_scale(1.0f, 1.0f, 2160) == 2.25f);
-  CHECK(presentation_scale(1.0f, 1.0f, 600) == 1.0f);   // never below the interface's own
-  CHECK(presentation_scale(2.0f, 1.0f, 1080) == 2.0f);  // a HiDPI monitor's own scale wins
-  CHECK(presentation_scale(1.0f, 1.5f, 2160) == 3.5f);  // the zoom applies too
-  // Fonts follow; the presentation headline's atlas is capped.
+  CHECK(window_scale(1.0f, 1.0f, 900) == 1.0f);
+  CHECK(window_scale(1.0f, 1.0f, 2160) == 2.25f);
+  CHECK(window_scale(1.0f, 1.0f, 1440) == 1.5f);
+  CHECK(window_scale(1.0f, 1.0f, 600) == 1.0f);   // never below the interface's own
+  CHECK(window_scale(2.0f, 1.0f, 1080) == 2.0f);  // a HiDPI monitor's own scale wins
+  CHECK(window_scale(1.0f, 1.5f, 2160) == 3.5f);  // the zoom applies too
+  CHECK(window_scale(1.0f, 0.5f, 2160) == 1.0f);  // and shrinks a 4K window's type back
+  CHECK(window_scale(1.0f, 1.0f, std::nanf("")) == 1.0f);
+  // A resize by a few pixels keeps the scale (and so the font atlas).
+  CHECK(window_scale(1.0f, 1.0f, 2150) == window_scale(1.0f, 1.0f, 2170));
+  // Taller never means smaller.
+  float last = 0;
+  for (float h = 300; h <= 4400; h += 10) {
+    const float s = window_scale(1.0f, 1.0f, h);
+    CHECK(s >= last);
+    last = s;
+  }
+  CHECK(window_scale(1.0f, 3.0f, 4320) == 6.0f);  // capped: an 8K window at the largest zoom
+  // Fonts follow: the body text too, not only the headlines; the presentation
+  // headline's atlas is capped.
   const FontSizes normal = font_sizes(1.0f, 1.0f);
   CHECK(normal.body == 15);
   CHECK(normal.large == 28);
   CHECK(normal.huge == 56);
-  const FontSizes big = font_sizes(1.0f, 2.25f);
-  CHECK(big.body == 15);
+  const float at_4k = window_scale(1.0f, 1.0f, 2160);
+  const FontSizes big = font_sizes(at_4k, at_4k);
+  CHECK(big.body == 34);
   CHECK(big.large == 63);
   CHECK(big.huge == 126);
   CHECK(font_sizes(1.0f, 4.0f).huge == 128);

@@ -13,6 +13,11 @@
 //   --role-count R N             exactly N texts of role R (0: none drawn)
 //   --role-text R TEXT           one text of role R is exactly TEXT
 //   --texts-on-screen            every text run (every glyph drawn) lies inside the window
+//   --panel-text-at-least PX     every shown panel's texts are PX pixels or more, at the median
+//                                (a 4K window's panels grow, not only the lanes)
+//   --no-text-ending PANEL END   no text run of PANEL ends in END (e.g. "…": nothing cut short)
+//   --role-clear-of R PANEL      texts of role R exist and PANEL, shown, lies over none of them
+//   --text-present PANEL TEXT    some text run of PANEL contains TEXT
 //   --expect-panel ID            the panel is shown
 //   --reject-panel ID            the panel is not shown (ID must be one of the
 //                                report's app_panels: a misspelt id is a usage error)
@@ -189,6 +194,69 @@ std::vector<const json*> with_role(const Report& r, const std::string& role) {
   return out;
 }
 
+// The median size of each shown panel's texts: body text, whatever a panel
+// also draws smaller to fit (bank numbers) or larger (headlines).
+void panel_text_at_least(const Report& r, double px) {
+  int panels = 0;
+  for (const json& p : r.shown_panels()) {
+    const std::string id = p["id"];
+    std::vector<double> sizes;
+    for (const json& t : r.texts)
+      if (t["panel"] == id) sizes.push_back(t["size"].get<double>());
+    if (sizes.empty()) continue;  // an empty frame (the menu bar's window when hidden)
+    ++panels;
+    std::sort(sizes.begin(), sizes.end());
+    const double median = sizes[sizes.size() / 2];
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "panel %s: median text %.1f px >= %.1f px (%zu texts, smallest %.1f)", id.c_str(),
+                  median, px, sizes.size(), sizes.front());
+    verdict(median >= px, buf);
+  }
+  verdict(panels > 0, std::to_string(panels) + " panels with text");
+}
+
+void no_text_ending(const Report& r, const std::string& panel, const std::string& end) {
+  int count = 0, bad = 0;
+  for (const json& t : r.texts) {
+    if (t["panel"] != panel) continue;
+    ++count;
+    const std::string text = t.value("text", "");
+    if (text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0) {
+      if (bad < 12) verdict(false, "text in " + panel + " at " + show(rect_of(t["rect"])) + " ends in " + end + ": \"" + text + "\"");
+      ++bad;
+    }
+  }
+  verdict(count > 0 && bad == 0, std::to_string(count) + " texts in " + panel + ", " + std::to_string(bad) +
+                                     " ending in \"" + end + "\"");
+}
+
+void text_present(const Report& r, const std::string& panel, const std::string& wanted) {
+  for (const json& t : r.texts)
+    if (t["panel"] == panel && t.value("text", "").find(wanted) != std::string::npos) {
+      verdict(true, "panel " + panel + " shows \"" + t.value("text", "") + "\"");
+      return;
+    }
+  verdict(false, "no text of panel " + panel + " contains \"" + wanted + "\"");
+}
+
+void role_clear_of(const Report& r, const std::string& role, const std::string& panel_id) {
+  const json* panel = r.panel(panel_id);
+  if (!panel) return verdict(false, "panel " + panel_id + " not shown");
+  const Rect over = rect_of((*panel)["rect"]);
+  int count = 0, covered = 0;
+  for (const json& t : r.roles) {
+    if (t["role"] != role) continue;
+    ++count;
+    const auto [w, h] = overlap(rect_of(t["rect"]), over);
+    if (w > 2 && h > 2) {
+      verdict(false, role + " at " + show(rect_of(t["rect"])) + " lies under " + panel_id + " " + show(over));
+      ++covered;
+    }
+  }
+  verdict(count > 0 && covered == 0, std::to_string(count) + " " + role + " texts, " + std::to_string(covered) +
+                                         " under " + panel_id + " " + show(over));
+}
+
 // The table the app draws, lists in View and reports is panel_list.h's, row
 // for row, and every shown panel's title bar says the row's title.
 void panels_as_listed(const Report& r) {
@@ -291,6 +359,17 @@ int main(int argc, char** argv) {
       verdict(found, role + ": a text \"" + text + "\"" + (found ? "" : " not") + " found");
     } else if (a == "--texts-on-screen") {
       texts_on_screen(r);
+    } else if (a == "--panel-text-at-least") {
+      panel_text_at_least(r, std::atof(next().c_str()));
+    } else if (a == "--no-text-ending") {
+      const std::string panel = next();
+      no_text_ending(r, panel, next());
+    } else if (a == "--text-present") {
+      const std::string panel = next();
+      text_present(r, panel, next());
+    } else if (a == "--role-clear-of") {
+      const std::string role = next();
+      role_clear_of(r, role, next());
     } else if (a == "--expect-panel" || a == "--reject-panel") {
       const std::string id = next();
       if (std::find(r.app_panels.begin(), r.app_panels.end(), id) == r.app_panels.end())

@@ -31,20 +31,42 @@ void add_rows(const LatencyBenchmark& l, const std::string& op, bool current, st
       rows->push_back({row_label(c), c.latency_cycles, c.ops_per_sm_per_cycle, current});
 }
 
-void fill_reduction(const ReduceBenchmark& r, const Trace& trace, CostView* view) {
+void fill_reduction(const ReduceBenchmark& r, const Trace& trace, CostView* view, Language language) {
   const std::string dtype = trace.meta.dtype == DType::I32 || trace.meta.scenario == "reduce_int" ? "i32" : "f32";
   int largest = 0;
   for (const ReduceTiming& t : r.timings)
     if (t.dtype == dtype) largest = std::max(largest, t.log2_n);
   for (const ReduceTiming& t : r.timings)
     if (t.dtype == dtype && t.log2_n == largest)
-      view->bars.push_back({t.variant, t.description, t.gb_per_s, t.vs_cub, t.variant == "e"});
+      view->bars.push_back({t.variant, t.description, bar_label(t.variant, t.description, language), t.gb_per_s,
+                            t.vs_cub, t.variant == "e"});
   view->bars_title = dtype + ", 2^" + std::to_string(largest);
   view->copy_gb_per_s = r.copy_gb_per_s;
   view->hbm_peak_gb_per_s = r.hbm_peak_gb_per_s;
 }
 
 }  // namespace
+
+std::string bar_label(const std::string& variant, const std::string& description, Language language) {
+  // The variants of `warpviz-cli bench reduce` (assets/measurements/h200.json).
+  struct Known {
+    const char *variant, *en, *zh;
+  };
+  static const Known kKnown[] = {
+      {"a", "shared-memory tree", "共享内存树形归约"},
+      {"b", "warp shuffles", "warp shuffle"},
+      {"c", "the seed's reduce_sum", "种子的 reduce_sum"},
+      {"d", "16-byte tiles", "16 字节分块"},
+      {"d-8", "16-byte tiles, 8 per thread", "16 字节分块，每线程 8 个"},
+      {"d-stride", "grid-stride loads", "grid-stride 读取"},
+      {"d-redux", "16-byte tiles, redux", "16 字节分块，redux"},
+      {"e", "CUB", "CUB"},
+  };
+  for (const Known& k : kKnown)
+    if (variant == k.variant) return pick(language, k.en, k.zh);
+  const std::string words = description.substr(0, description.find(','));
+  return words.empty() ? variant : words;
+}
 
 CostView cost_view(const Measurements& measurements, const std::string& origin, const Trace& trace,
                    size_t step_index, Language language) {
@@ -59,7 +81,7 @@ CostView cost_view(const Measurements& measurements, const std::string& origin, 
   view.source = std::string(pick(language, "measured on ", "测量于 ")) + on->device + ", " + on->date + " (" + origin +
                 ")";
   if (measurements.reduce && (trace.meta.scenario == "reduce_sum" || trace.meta.scenario == "reduce_int"))
-    fill_reduction(*measurements.reduce, trace, &view);
+    fill_reduction(*measurements.reduce, trace, &view, language);
   if (step_index >= trace.steps.size()) return view;
 
   const TraceStep& step = trace.steps[step_index];

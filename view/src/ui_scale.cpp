@@ -35,7 +35,7 @@ float ui_scale(float content_scale, float zoom) {
   return std::round(s * 16) / 16;
 }
 
-float presentation_scale(float ui, float zoom, float window_h) {
+float window_scale(float ui, float zoom, float window_h) {
   if (!std::isfinite(zoom) || zoom <= 0) zoom = 1;
   const float by_window = std::isfinite(window_h) && window_h > 0 ? zoom * window_h / kDesignHeight : 0;
   const float quarter = std::floor(by_window * 4) / 4;

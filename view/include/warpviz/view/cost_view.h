@@ -23,6 +23,7 @@ struct CostRow {
 // One bar of the reduction chart.
 struct ReductionBar {
   std::string variant, description;
+  std::string label;  // what the bar is, in a few words beside it ("warp shuffles"; bar_label)
   double gb_per_s = 0;
   double vs_cub = 0;
   bool is_cub = false;
@@ -44,6 +45,11 @@ struct CostView {
   double copy_gb_per_s = 0, hbm_peak_gb_per_s = 0;
   std::string message;     // why there is nothing to show, when there is not
 };
+
+// A reduction variant's name in words for its bar: the shipped variants by
+// what they do ("shared-memory tree", "CUB"), any other by its description
+// up to the first comma, else its letter.
+std::string bar_label(const std::string& variant, const std::string& description, Language language);
 
 // `origin` says where the figures came from ("shipped" or "this GPU").
 CostView cost_view(const Measurements& measurements, const std::string& origin, const Trace& trace,

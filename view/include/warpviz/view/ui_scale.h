@@ -1,8 +1,9 @@
 // How large the interface is drawn. The monitor's content scale (what the
 // desktop says a pixel is worth) times the user's zoom (Ctrl+= / Ctrl+- /
-// Ctrl+0, remembered in the settings); presentation mode also grows with the
-// window, so a 4K projector gets type a back row can read. Pure numbers: main
-// rebuilds the fonts and the style from them, the tests check them.
+// Ctrl+0, remembered in the settings); every panel also grows with the
+// window's height, as the lane view's cells do, so a 4K screen at content
+// scale 1 gets type a back row can read. Pure numbers: main rebuilds the fonts
+// and the style from them, the tests check them.
 #pragma once
 
 namespace warpviz::view {
@@ -18,10 +19,13 @@ float zoom_step(float zoom, int direction);
 // does not rebuild the fonts, and kept within 0.5..6.
 float ui_scale(float content_scale, float zoom);
 
-// Presentation mode: at least `ui`, and at least what the window's height
-// asks for (a 900-pixel-high window is scale 1, 2160 is 2.4), times the zoom;
-// in quarter steps, so a resize by a few pixels keeps the fonts.
-float presentation_scale(float ui, float zoom, float window_h);
+// The scale every panel and font is drawn at (presentation mode too): at
+// least `ui`, and at least what the window's height asks for (a 900-pixel-high
+// window is scale 1, 2160 is 2.4) times the zoom, so Ctrl+- shrinks a 4K
+// window's type as it does a small one's; in quarter steps, so a resize by a
+// few pixels keeps the fonts. A window under 900 pixels stays at `ui`: its
+// panels get less room, not smaller type.
+float window_scale(float ui, float zoom, float window_h);
 
 // Font sizes in pixels for a scale: body text, the lane view's headline, and
 // the presentation headline. Baked sizes are capped (a 2160-pixel screen
