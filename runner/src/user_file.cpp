@@ -23,6 +23,7 @@
 #include <sstream>
 
 #include "child_process.h"
+#include "warpviz/cache_folder.h"
 #include "warpviz/program_cache.h"
 #include "warpviz/trace_io.h"
 #include "warpviz/user_source.h"
@@ -138,18 +139,18 @@ fs::path self_exe_dir() {
 }
 
 // kit.json (the CPU emulator) or kit_cuda.json (a GPU; only in builds with CUDA).
+// Found relative to this program only (or where WARPVIZ_KIT says): a build
+// path compiled in would follow a copied binary to a folder someone else may
+// now own.
 Kit load_kit(const std::string& file) {
   Kit kit;
   std::vector<fs::path> candidates;
-  if (const char* env = std::getenv("WARPVIZ_KIT")) candidates.emplace_back(env);
+  if (const char* env = std::getenv("WARPVIZ_KIT"); env && *env) candidates.emplace_back(env);
   const fs::path exe_dir = self_exe_dir();
   if (!exe_dir.empty()) {
-    candidates.push_back(exe_dir / ".." / "share" / "warpviz" / "kit");
-    candidates.push_back(exe_dir / ".." / "kit");
+    candidates.push_back(exe_dir / ".." / "share" / "warpviz" / "kit");  // PREFIX/bin -> PREFIX/share/warpviz/kit
+    candidates.push_back(exe_dir / ".." / "kit");                        // build/cli -> build/kit
   }
-#ifdef WARPVIZ_BUILD_KIT_DIR
-  candidates.emplace_back(WARPVIZ_BUILD_KIT_DIR);
-#endif
   for (const fs::path& c : candidates) {
     std::error_code ec;
     const fs::path json = c / file;
@@ -168,6 +169,16 @@ Kit load_kit(const std::string& file) {
         return out;
       };
       kit.compiler = j.at("compiler").get<std::string>();
+      // Absolute, never looked up in PATH: a folder early in PATH would
+      // otherwise choose the compiler.
+      if (!fs::path(kit.compiler).is_absolute()) {
+        kit.problem = json.string() + ": the compiler \"" + kit.compiler + "\" is not an absolute path";
+        return kit;
+      }
+      if (::access(kit.compiler.c_str(), X_OK) != 0 || !fs::is_regular_file(kit.compiler, ec)) {
+        kit.problem = json.string() + ": the compiler " + kit.compiler + " does not exist (or cannot be run)";
+        return kit;
+      }
       kit.compile_flags = list("compile_flags", false);
       kit.include_dirs = list("include_dirs", true);
       kit.link_inputs = list("link_inputs", true);
@@ -203,9 +214,12 @@ Kit load_kit(const std::string& file) {
       return kit;
     }
   }
+  std::string looked;
+  for (const fs::path& c : candidates) looked += (looked.empty() ? "" : ", ") + c.lexically_normal().string();
   kit.problem = file == "kit.json"
                     ? "warpviz cannot find its kit (kit.json: the compiler flags, headers and libraries a user's .cu "
-                      "file is built with) next to this program; reinstall warpviz or set WARPVIZ_KIT to the kit folder"
+                      "file is built with) next to this program (looked in " + looked +
+                          "); reinstall warpviz or set WARPVIZ_KIT to the kit folder"
                     : "this build of warpviz has no GPU kit (kit_cuda.json): it was built without nvcc, so it runs a "
                       "user's .cu file on the CPU emulator only";
   return kit;
@@ -478,6 +492,7 @@ struct Build {
   fs::path program;
   std::string output;
   bool cancelled = false;
+  std::string refused;  // the cache folder or entry is unsafe: nothing was compiled or run
 };
 
 Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const CompilerOptions& options,
@@ -493,9 +508,16 @@ Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const Com
   key.add(unit.text);
   key.add(fs::current_path().string());  // #line names a path relative to here
   for (const std::string& inc : src.local_includes) key.add(inc + "\n" + read_file(inc));
-  const fs::path dir = fs::path(cache_dir()) / (kit.host_rewrite ? "cpu" : "cuda") / key.hex();
+  const CacheFolder cache = user_cache_folder();
+  if (!cache.problem.empty()) {
+    b.refused = cache.problem;
+    return b;
+  }
+  const fs::path dir = cache.path / (kit.host_rewrite ? "cpu" : "cuda") / key.hex();
   b.program = dir / "program";
   std::error_code ec;
+  b.refused = remove_unsafe_cache_entry(dir);  // a tampered entry goes, and is built again
+  if (!b.refused.empty()) return b;
   if (fs::is_regular_file(b.program, ec)) {
     timing.cached = true;
     b.ok = true;
@@ -552,9 +574,15 @@ Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const Com
     return b;
   }
   fs::remove(work / "unit.o", ec);
+  if (!seal_cache_entry(work)) {
+    b.refused = "cannot store the hash of the program built in " + work.string();
+    fs::remove_all(work, ec);
+    return b;
+  }
   fs::rename(work, dir, ec);
   if (ec) fs::remove_all(work, ec);  // another process built the same key first
-  b.ok = fs::is_regular_file(b.program, ec);
+  b.refused = cache_entry_problem(dir);
+  b.ok = b.refused.empty();
   // Each save of a file being edited adds a program: keep the cache to its budget.
   if (b.ok) prune_program_cache(dir.parent_path(), program_cache_budget_bytes(), dir);
   return b;
@@ -671,7 +699,7 @@ std::string cache_dir() {
   if (const char* d = std::getenv("WARPVIZ_CACHE_DIR"); d && *d) return d;
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return (fs::path(x) / "warpviz").string();
   if (const char* h = std::getenv("HOME"); h && *h) return (fs::path(h) / ".cache" / "warpviz").string();
-  return (fs::temp_directory_path() / "warpviz-cache").string();
+  return "";  // never a shared folder: anyone could plant a program there
 }
 
 // ============================================================================
@@ -720,6 +748,11 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
     return run;
   }
   Build build = compile(kit, src, unit, request.compiler, control, run.timing);
+  if (!build.refused.empty()) {
+    run.outcome = FileOutcome::Unavailable;
+    run.message = build.refused;
+    return run;
+  }
   run.compiler_output = build.output;
   run.diagnostics = parse_diagnostics(build.output);
   if (build.cancelled) {
