@@ -1,6 +1,7 @@
 // warpviz-cli run FILE.cu, new FILE.cu, list FILE.cu, bench reload: a user's
 // own kernel file (warpviz/user_file.h).
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -58,12 +59,33 @@ const char* const kRunFileHelp = R"(usage: warpviz-cli run FILE.cu [options] [--
                         -gencode, -lineinfo, -G, -Xcompiler ... are taken and
                         noted: they change nothing on the CPU emulator
   -o FILE               write the launch's trace (.json or .wvt); never written
-                        when the run fails
+                        when the run fails, never over FILE.cu or a file it
+                        includes (exit 2)
   --json                print the launch's trace as JSON on stdout (the program's
                         own output then goes to stderr)
   Exit: 0 ok, 2 a compile error or options that do not fit the file, 4 the
   program crashed, deadlocked, ran past the time limit or exited non-zero.
 )";
+
+// The same file by device and inode, so ./k.cu, k.cu, a hard link and a
+// symbolic link to it all count.
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa {}, sb {};
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+// -o naming the file or one of its #include "..." files would overwrite the
+// user's source with a trace: refused before anything runs.
+void refuse_output_over_source(const std::string& out_path, const std::string& source) {
+  if (out_path.empty() || !fs::is_regular_file(source)) return;
+  std::vector<std::string> sources{source};
+  const user::UserSource src = user::scan_user_source(source, user::read_text_file(source));
+  sources.insert(sources.end(), src.local_includes.begin(), src.local_includes.end());
+  for (const std::string& s : sources)
+    if (same_file(out_path, s))
+      throw UsageError("-o " + out_path + " is " + s + ", a source of this run; the trace would overwrite it");
+}
 
 void print_launches(const user::FileRun& run) {
   for (size_t i = 0; i < run.launches.size(); ++i) {
@@ -142,6 +164,7 @@ int run_run_file(const Args& args) {
     }
   }
 
+  refuse_output_over_source(out_path, request.path);
   if (const std::string noted = user::noted_options_line(request.compiler); !noted.empty())
     std::cerr << "warpviz-cli run: " << noted << "\n";
 

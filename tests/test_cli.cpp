@@ -481,3 +481,60 @@ TEST_CASE("run -o: keeps the mode, writes through a symlink, never touches X.tmp
   CHECK(to_dir.out.find("cannot write " + dir.string() + ": Is a directory") != std::string::npos);
   fs::remove_all(dir);
 }
+
+TEST_CASE("run FILE.cu -o naming one of the run's sources exits 2 and leaves it as it was", "[cli][files][security]") {
+  const fs::path dir = temp_dir() / "output-over-source";
+  fs::create_directories(dir);
+  const std::string kernel = "#include \"helper.cuh\"\n__global__ void k(int* out) { out[threadIdx.x] = twice(1); }\n";
+  const std::string helper = "__device__ int twice(int v) { return 2 * v; }\n";
+  std::ofstream(dir / "k.cu") << kernel;
+  std::ofstream(dir / "helper.cuh") << helper;
+  fs::create_symlink("k.cu", dir / "link.wvt");
+  const std::string in_dir = "cd '" + dir.string() + "' && ";
+  // The same file by another name, a link to it, or a file it includes.
+  for (const std::string& out : std::vector<std::string>{"k.cu", "./k.cu", (dir / "k.cu").string(), "link.wvt",
+                                                         "helper.cuh", "./helper.cuh"}) {
+    const CommandResult r = run_cli("run k.cu -o " + out, true, in_dir);
+    INFO(out << ": " << r.out);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.find("a source of this run") != std::string::npos);
+  }
+  CHECK(file_bytes(dir / "k.cu") == kernel);
+  CHECK(file_bytes(dir / "helper.cuh") == helper);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a copied warpviz-cli finds its kit beside itself and nowhere else", "[cli][kit][security]") {
+  // Prepare: the binary alone in a folder of its own, no kit beside it.
+  const fs::path dir = temp_dir() / "copied";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "bin");
+  fs::copy_file(WARPVIZ_CLI_PATH, dir / "bin" / "warpviz-cli");
+  std::ofstream(dir / "k.cu") << "__global__ void k(int* out) { out[threadIdx.x] = 1; }\n";
+  const std::string copied = "cd '" + dir.string() + "' && env -u WARPVIZ_KIT WARPVIZ_CACHE_DIR='" +
+                             (dir / "cache").string() + "' ./bin/warpviz-cli run k.cu 2>&1";
+  auto run_copied = [&] {
+    CommandResult r;
+    FILE* pipe = popen(copied.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    for (size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.out.append(buffer, n);
+    const int status = pclose(pipe);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+  };
+  // Run, Verify: the build tree's kit is not found from there.
+  const CommandResult alone = run_copied();
+  INFO(alone.out);
+  CHECK(alone.exit_code == 2);
+  CHECK(alone.out.find("cannot find its kit") != std::string::npos);
+  CHECK(alone.out.find((dir / "share" / "warpviz" / "kit").string()) != std::string::npos);
+  // The build's kit linked in as PREFIX/share/warpviz/kit: found, relative to the binary.
+  fs::create_directories(dir / "share" / "warpviz");
+  fs::create_directory_symlink(fs::path(WARPVIZ_CLI_PATH).parent_path().parent_path() / "kit",
+                               dir / "share" / "warpviz" / "kit");
+  const CommandResult with_kit = run_copied();
+  INFO(with_kit.out);
+  CHECK(with_kit.exit_code == 0);
+  fs::remove_all(dir);
+}

@@ -28,6 +28,7 @@
 
 #include "child_process.h"
 #include "warpviz/build_manifest.h"
+#include "warpviz/cache_folder.h"
 #include "warpviz/program_cache.h"
 #include "warpviz/trace_io.h"
 #include "warpviz/user_source.h"
@@ -143,18 +144,18 @@ fs::path self_exe_dir() {
 }
 
 // kit.json (the CPU emulator) or kit_cuda.json (a GPU; only in builds with CUDA).
+// Found relative to this program only (or where WARPVIZ_KIT says): a build
+// path compiled in would follow a copied binary to a folder someone else may
+// now own.
 Kit load_kit(const std::string& file) {
   Kit kit;
   std::vector<fs::path> candidates;
-  if (const char* env = std::getenv("WARPVIZ_KIT")) candidates.emplace_back(env);
+  if (const char* env = std::getenv("WARPVIZ_KIT"); env && *env) candidates.emplace_back(env);
   const fs::path exe_dir = self_exe_dir();
   if (!exe_dir.empty()) {
-    candidates.push_back(exe_dir / ".." / "share" / "warpviz" / "kit");
-    candidates.push_back(exe_dir / ".." / "kit");
+    candidates.push_back(exe_dir / ".." / "share" / "warpviz" / "kit");  // PREFIX/bin -> PREFIX/share/warpviz/kit
+    candidates.push_back(exe_dir / ".." / "kit");                        // build/cli -> build/kit
   }
-#ifdef WARPVIZ_BUILD_KIT_DIR
-  candidates.emplace_back(WARPVIZ_BUILD_KIT_DIR);
-#endif
   for (const fs::path& c : candidates) {
     std::error_code ec;
     const fs::path json = c / file;
@@ -173,6 +174,16 @@ Kit load_kit(const std::string& file) {
         return out;
       };
       kit.compiler = j.at("compiler").get<std::string>();
+      // Absolute, never looked up in PATH: a folder early in PATH would
+      // otherwise choose the compiler.
+      if (!fs::path(kit.compiler).is_absolute()) {
+        kit.problem = json.string() + ": the compiler \"" + kit.compiler + "\" is not an absolute path";
+        return kit;
+      }
+      if (::access(kit.compiler.c_str(), X_OK) != 0 || !fs::is_regular_file(kit.compiler, ec)) {
+        kit.problem = json.string() + ": the compiler " + kit.compiler + " does not exist (or cannot be run)";
+        return kit;
+      }
       kit.compile_flags = list("compile_flags", false);
       kit.include_dirs = list("include_dirs", true);
       kit.link_inputs = list("link_inputs", true);
@@ -208,9 +219,12 @@ Kit load_kit(const std::string& file) {
       return kit;
     }
   }
+  std::string looked;
+  for (const fs::path& c : candidates) looked += (looked.empty() ? "" : ", ") + c.lexically_normal().string();
   kit.problem = file == "kit.json"
                     ? "warpviz cannot find its kit (kit.json: the compiler flags, headers and libraries a user's .cu "
-                      "file is built with) next to this program; reinstall warpviz or set WARPVIZ_KIT to the kit folder"
+                      "file is built with) next to this program (looked in " + looked +
+                          "); reinstall warpviz or set WARPVIZ_KIT to the kit folder"
                     : "this build of warpviz has no GPU kit (kit_cuda.json): it was built without nvcc, so it runs a "
                       "user's .cu file on the CPU emulator only";
   return kit;
@@ -412,6 +426,7 @@ struct Build {
   // was built, or another process placed the key first): the caller runs it
   // from here and removes the folder.
   fs::path unstored_dir;
+  std::string refused;  // the cache folder or entry is unsafe: nothing was compiled or run
 };
 
 // The compiler as a file: an upgrade changes its size or time, and with them
@@ -540,10 +555,17 @@ Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const Com
   const std::vector<std::string> user_compile_args = compile_arguments(options);
   const std::vector<std::string> user_link_args = link_arguments(options);
   const fs::path user_dir = fs::absolute(src.path).parent_path();
-  const fs::path dir = fs::path(cache_dir()) / (kit.host_rewrite ? "cpu" : "cuda") /
+  const CacheFolder cache = user_cache_folder();
+  if (!cache.problem.empty()) {
+    b.refused = cache.problem;
+    return b;
+  }
+  const fs::path dir = cache.path / (kit.host_rewrite ? "cpu" : "cuda") /
                        first_level_key(kit, unit, user_dir, user_compile_args, user_link_args);
   b.program = dir / "program";
   std::error_code ec;
+  b.refused = remove_unsafe_cache_entry(dir);  // a tampered entry goes, and is built again
+  if (!b.refused.empty()) return b;
   const std::optional<BuildManifest> cached = read_manifest(read_file(dir / "manifest.json"));
   if (cached && fs::is_regular_file(b.program, ec) && !changed_dependency(*cached)) {
     timing.cached = true;
@@ -632,11 +654,20 @@ Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const Com
       write_file(work / "manifest.json", manifest_json(in.manifest));
     }
   }
+  // The entry's program hash, checked with its owner and mode before each run.
+  if (storable && !seal_cache_entry(work)) {
+    b.refused = "cannot store the hash of the program built in " + work.string();
+    fs::remove_all(work, ec);
+    return b;
+  }
   if (!storable || !place_entry(work, dir)) {
     b.program = work / "program";
     b.unstored_dir = work;
+    b.ok = fs::is_regular_file(b.program, ec);
+  } else {
+    b.refused = cache_entry_problem(dir);
+    b.ok = b.refused.empty();
   }
-  b.ok = fs::is_regular_file(b.program, ec);
   // Each save of a file being edited adds a program: keep the cache to its budget.
   if (b.ok && b.unstored_dir.empty()) prune_program_cache(dir.parent_path(), program_cache_budget_bytes(), dir);
   return b;
@@ -786,7 +817,7 @@ std::string cache_dir() {
   if (const char* d = std::getenv("WARPVIZ_CACHE_DIR"); d && *d) return d;
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return (fs::path(x) / "warpviz").string();
   if (const char* h = std::getenv("HOME"); h && *h) return (fs::path(h) / ".cache" / "warpviz").string();
-  return (fs::temp_directory_path() / "warpviz-cache").string();
+  return "";  // never a shared folder: anyone could plant a program there
 }
 
 // ============================================================================
@@ -838,6 +869,11 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   UnstoredProgram unstored{build.unstored_dir};
   if (!build.dependencies.empty()) run.watched_files = watched_files_of(request.path, build.dependencies, kit);
   run.saved_while_building = build.saved_while_building;
+  if (!build.refused.empty()) {
+    run.outcome = FileOutcome::Unavailable;
+    run.message = build.refused;
+    return run;
+  }
   run.compiler_output = build.output;
   if (!build.ok) run.diagnostics = user_diagnostics(build.output, diagnostic_sources(kit, src));
   else run.diagnostics = parse_diagnostics(build.output);  // warnings: where the compiler says

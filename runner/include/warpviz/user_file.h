@@ -124,7 +124,8 @@ const Trace* pick_launch(const FileRun& run, const std::string& which, std::stri
 std::string starter_file_text();
 
 // The folder compiled programs are cached in ($XDG_CACHE_HOME/warpviz or
-// ~/.cache/warpviz; WARPVIZ_CACHE_DIR overrides).
+// ~/.cache/warpviz; WARPVIZ_CACHE_DIR overrides); empty when none of the
+// three is set. user_cache_folder (cache_folder.h) checks it before use.
 std::string cache_dir();
 
 }  // namespace warpviz::user
