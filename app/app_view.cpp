@@ -265,7 +265,7 @@ bool AppView::poll_user_file() {
   // Where the user is, while the session's trace is the one on screen (not
   // before its first run: --step waits in the place).
   if (session.shown_trace() && user_file_trace_generation == session.trace_generation())
-    session.place.step = playback.step();
+    session.place.step = size_t(playback.position());  // a play position, as --step numbers it
   bool changed = session.update();
   if (session.trace_generation() != user_file_trace_generation) {
     user_file_trace_generation = session.trace_generation();
@@ -274,7 +274,7 @@ bool AppView::poll_user_file() {
       copy.meta.source_text = session.source_text();
       const view::FilePlace place = session.place;
       show_trace(std::move(copy), session.path());
-      playback.seek(place.step);
+      playback.seek_position(place.step);
     }
     changed = true;
   }

@@ -154,7 +154,8 @@ class AppView {
   // the current window; false when the current step (the trace, for the
   // banks) has nothing for it.
   bool draw_vote_view();
-  bool draw_block_view();
+  // `fill` (presentation): the flow fills the space left, its type shrunk to fit it.
+  bool draw_block_view(bool fill = false);
   bool draw_bank_view();
   // Re-runs the bank/transpose scenario with cols 32 <-> 33 and starts the animation.
   void toggle_bank_padding();

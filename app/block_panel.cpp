@@ -19,7 +19,10 @@
 
 #include <imgui.h>
 
+#include <imgui_internal.h>
+
 #include "app_view.h"
+#include "layout_report.h"
 #include "panel_widgets.h"
 #include "warpviz/scenario.h"
 #include "warpviz/view/block_view.h"
@@ -114,20 +117,38 @@ struct FlowLayout {
   ImVec2 fan_to() const { return at(x_round, round_top + rounds_h / 2 - row_gap / 2); }
 };
 
-FlowLayout flow_layout(const view::BlockView& bv, float dpi) {
+// The flow's column headings, drawn above each column.
+constexpr const char* kWarpHeading = "warp";
+constexpr const char* kSlotHeading = "warpSums[]";
+constexpr const char* kRoundHeading = "warp 0";
+constexpr const char* kOutHeading = "out";
+
+// The flow at the current font: each column as wide as the widest text it
+// holds, its heading included (a heading wider than its boxes would run into
+// the next one's), the gaps between them growing with the font. With `width`
+// wider than that, the boxes and gaps stretch to fill it, the boxes to at
+// most twice their width.
+FlowLayout flow_layout(const view::BlockView& bv, float dpi, float width = 0) {
   FlowLayout L;
   L.origin = ImGui::GetCursorScreenPos();
   L.dpi = dpi;
-  const float line = ImGui::GetTextLineHeight(), pad = 10 * dpi;
+  const float line = ImGui::GetTextLineHeight(), pad = std::max(10 * dpi, line * 0.6f);
+  const auto text_w = [](const char* text) { return ImGui::CalcTextSize(text).x; };
   L.row_h = line + 4 * dpi, L.row_gap = 2 * dpi, L.top = line + 6 * dpi;
-  float value_w = 0;  // the heading may run over the fan: every pixel counts in a narrow panel
-  for (const auto& w : bv.warps)
-    value_w = std::max(value_w, ImGui::CalcTextSize("[00] ").x + ImGui::CalcTextSize(w.value.c_str()).x);
-  L.warp_w = ImGui::CalcTextSize("warp 00").x + pad;
-  L.slot_w = value_w + pad;
-  L.round_w = ImGui::CalcTextSize("down 16").x + pad;
-  L.out_w = std::max(ImGui::CalcTextSize(bv.block_output.c_str()).x, ImGui::CalcTextSize("out").x) + pad;
-  L.arrow_w = 24 * dpi, L.fan_w = 40 * dpi;
+  float value_w = 0;
+  for (const auto& w : bv.warps) value_w = std::max(value_w, text_w("[00] ") + text_w(w.value.c_str()));
+  L.warp_w = std::max(text_w("warp 00"), text_w(kWarpHeading)) + pad;
+  L.slot_w = std::max(value_w, text_w(kSlotHeading)) + pad;
+  L.round_w = std::max(text_w("down 16"), text_w(kRoundHeading)) + pad;
+  L.out_w = std::max(text_w(bv.block_output.c_str()), text_w(kOutHeading)) + pad;
+  L.arrow_w = std::max(24 * dpi, line * 1.5f), L.fan_w = std::max(40 * dpi, line * 2.5f);
+  const float boxes = L.warp_w + L.slot_w + L.round_w + L.out_w, gaps = 2 * L.arrow_w + L.fan_w;
+  if (width > boxes + gaps) {
+    const float grow = std::min(2.0f, 1 + (width - boxes - gaps) / 2 / boxes);
+    L.warp_w *= grow, L.slot_w *= grow, L.round_w *= grow, L.out_w *= grow;
+    const float spread = (width - grow * boxes) / gaps;  // the rest goes to the gaps
+    L.arrow_w *= spread, L.fan_w *= spread;
+  }
   L.x_slot = L.warp_w + L.arrow_w;
   L.x_round = L.x_slot + L.slot_w + L.fan_w;
   L.x_out = L.x_round + L.round_w + L.arrow_w;
@@ -136,6 +157,9 @@ FlowLayout flow_layout(const view::BlockView& bv, float dpi) {
   L.round_top = L.top + std::max(0.0f, (L.rows_h - L.rounds_h) / 2);
   return L;
 }
+
+// The flow's size as flow_layout places it.
+ImVec2 flow_size(const FlowLayout& L) { return ImVec2(L.x_out + L.out_w, L.top + std::max(L.rows_h, L.rounds_h)); }
 
 // Each warp's lane 0 into its warpSums slot, and every slot on to warp 0. A
 // slot shows its value once lane 0's store has landed.
@@ -210,20 +234,41 @@ void draw_final_round(AppView& app, const view::BlockView& bv, const view::Block
                       step_number(app, bv.output_step).c_str());
 }
 
-void draw_flow(AppView& app, const view::BlockView& bv, const view::BlockProgress& progress) {
-  const FlowLayout L = flow_layout(bv, app.dpi_scale);
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  draw->AddText(L.at(0, 0), kDimText, "warp");
-  draw->AddText(L.at(L.x_slot, 0), kDimText, "warpSums[]");
-  draw->AddText(L.at(L.x_round, 0), kDimText, "warp 0");
-  draw->AddText(L.at(L.x_out, 0), kDimText, "out");
+// A heading, reported to the layout report (their overlap is what it checks).
+void heading(const FlowLayout& L, float x, const char* text) {
+  const ImVec2 at = L.at(x, 0), size = ImGui::CalcTextSize(text);
+  ImGui::GetWindowDrawList()->AddText(at, kDimText, text);
+  layout_report().role("block_heading", text, at, ImVec2(at.x + size.x, at.y + size.y), ImGui::GetFontSize());
+}
+
+// `fill`: the flow stretches to the window's width, and its font shrinks
+// (to half at most) until its rows fit the window's height.
+void draw_flow(AppView& app, const view::BlockView& bv, const view::BlockProgress& progress, bool fill) {
+  FlowLayout L = flow_layout(bv, app.dpi_scale);
+  if (fill) {
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float natural_h = flow_size(L).y;
+    if (natural_h > avail.y && avail.y > 0) ImGui::SetWindowFontScale(std::max(0.5f, avail.y / natural_h));
+    L = flow_layout(bv, app.dpi_scale, avail.x);
+    for (int shrink = 0; shrink < 8 && flow_size(L).y > avail.y && ImGui::GetFontSize() > 8; ++shrink) {
+      // Row heights and gaps do not scale with the font exactly: a few more small steps.
+      ImGui::SetWindowFontScale(ImGui::GetCurrentWindow()->FontWindowScale * 0.95f);
+      L = flow_layout(bv, app.dpi_scale, avail.x);
+    }
+  }
+  heading(L, 0, kWarpHeading);
+  heading(L, L.x_slot, kSlotHeading);
+  heading(L, L.x_round, kRoundHeading);
+  heading(L, L.x_out, kOutHeading);
 
   draw_warp_rows(app, bv, progress, L);
   draw_final_round(app, bv, progress, L);
 
   // Reserve what was drawn so the child scrolls over it.
   ImGui::SetCursorScreenPos(L.origin);
-  ImGui::Dummy(ImVec2(L.x_out + L.out_w, L.top + std::max(L.rows_h, L.rounds_h)));
+  ImGui::Dummy(flow_size(L));
+  layout_report().role("block_flow", "", L.origin, ImVec2(L.origin.x + flow_size(L).x, L.origin.y + flow_size(L).y),
+                       ImGui::GetFontSize());
 }
 
 // ---------------------------------------------------------------------------
@@ -310,22 +355,24 @@ void AppView::draw_block_panel() {
     centred_message(tr(view::Text::NothingToShow));
 }
 
-bool AppView::draw_block_view() {
+bool AppView::draw_block_view(bool fill) {
   const TraceStep* step = current_step();
   if (!step || !scenario_traits(trace.meta.scenario).block_reduction) return false;
   const BlockCache& cache = cached_block(panel_state.block, trace, trace_generation, step->block);
   if (cache.view.warps.empty()) return false;
   ImGui::Text("block %u  ·  %u warps  ·  blockDim %u", cache.view.block, unsigned(cache.view.warps.size()),
               trace.meta.block.x);
+  if (fill) ImGui::SameLine(0, ImGui::GetFontSize() * 2);  // one line less: the flow's rows need the height
   ImGui::TextDisabled("%s", tr(view::Text::WarpSums));
   // The bar needs its own room below the flow when there are several blocks.
   const bool multi_block = cache.view.all_block_outputs.size() > 1;
   const float bar_room = multi_block ? ImGui::GetTextLineHeightWithSpacing() + 62 * dpi_scale : 0;
-  ImGui::BeginChild("flow", ImVec2(0, -bar_room), false, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::BeginChild("flow", ImVec2(0, -bar_room), false,
+                    fill ? ImGuiWindowFlags_NoBackground : ImGuiWindowFlags_HorizontalScrollbar);
   // What the steps played so far have written (a step animating in has not yet).
   const view::BlockProgress progress =
       view::block_progress(cache.view, playback.order(), playback.position(), playback.shown_step());
-  draw_flow(*this, cache.view, progress);
+  draw_flow(*this, cache.view, progress, fill);
   ImGui::EndChild();
   if (multi_block) draw_blocks_bar(*this, cache);
   return true;

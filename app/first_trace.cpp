@@ -8,6 +8,7 @@
 #include "app_view.h"
 #include "data_dirs.h"
 #include "warpviz/trace_io.h"
+#include "warpviz/view/play_order.h"
 #include "warpviz/view/settings.h"
 #include "warpviz/view/user_file_session.h"
 
@@ -34,7 +35,7 @@ bool start_first_trace(AppView& app, const Options& opt, std::future<Trace>* pen
       parse_count(opt.launch, &place.launch);
     else
       place.kernel = opt.launch;
-    place.step = opt.step.value_or(0);
+    place.step = opt.step.value_or(0);  // a play position: the timeline's step number - 1
     app.open_user_file(std::move(request), std::move(place));
     return true;
   }
@@ -70,13 +71,17 @@ int finish_first_trace(AppView& app, const Options& opt, std::future<Trace>& pen
       std::fprintf(stderr, "warpviz: %s is still compiling or running; the capture shows it so\n", opt.file.c_str());
     app.poll_user_file();
   }
-  if (opt.step && !app.user_file && !*file_failed) {
-    const size_t steps = app.playback.step_count();
-    if (*opt.step >= steps) {
-      std::fprintf(stderr, "warpviz: --step %zu: the trace has %zu steps (1 to %zu)\n", *opt.step + 1, steps, steps);
+  // A .cu file's run applied its place (the --step) itself; a capture of one
+  // that ran still checks the number. One that did not run shows its errors.
+  const bool file_ran = !app.user_file || app.user_file->shown_trace();
+  if (opt.step && !*file_failed && file_ran && (!app.user_file || opt.offscreen())) {
+    const auto numbered = view::numbered_step(app.trace, app.playback.order(), *opt.step + 1);
+    if (!numbered) {
+      std::fprintf(stderr, "warpviz: %s\n",
+                   view::step_number_error("--step", *opt.step + 1, app.playback.step_count()).c_str());
       return 2;
     }
-    app.playback.seek_position(*opt.step);  // as the timeline numbers steps: in play order
+    app.playback.seek_position(numbered->position);  // as the timeline numbers steps: in play order
   }
   return 0;
 }

@@ -161,8 +161,8 @@ int run_svg_export(AppView& app, const Options& opt, std::future<Trace>& pending
   }
   const size_t position = opt.step.value_or(0);
   if (app.playback.step_count() > 0 && position >= app.playback.step_count()) {
-    std::fprintf(stderr, "warpviz: --step %zu: the trace has %zu steps (1 to %zu)\n", position + 1,
-                 app.playback.step_count(), app.playback.step_count());
+    std::fprintf(stderr, "warpviz: %s\n",
+                 view::step_number_error("--step", position + 1, app.playback.step_count()).c_str());
     return 2;
   }
   view::SvgOptions options;

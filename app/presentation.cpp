@@ -102,7 +102,8 @@ void AppView::draw_presentation() {
 
   if (!step) {
     ImGui::PushFont(huge);
-    centred_message(tr(view::Text::NothingToShow));
+    // As the lane panel says it: a trace of per-lane work only ran, and has no step.
+    centred_message(tr(trace.outputs.empty() ? view::Text::NothingToShow : view::Text::NoWarpSteps));
     ImGui::PopFont();
   } else if ((panel == view::SlidePanel::Bank || panel == view::SlidePanel::Auto) && op_is_shared(step->op)) {
     // Only at a shared access: at a shuffle a bank slide shows the lanes, not another step's banks.
@@ -129,8 +130,10 @@ void AppView::draw_presentation() {
     const std::string line = source_line(trace.meta.source_text, shown.line);
     // A round's headline counts rounds; the step counter counts the trace's steps.
     if (!view::step_place(trace, index).is_round) counter[0] = '\0';
+    // Which warp is on screen: the timeline's steps interleave the warps.
     fitted_line(large, subline,
                 {{counter, IM_COL32(200, 200, 200, 255)},
+                 {view::warp_label(trace, index, language), to_imgui(palette.travelling)},
                  {line.empty() ? std::string() : std::to_string(shown.line) + ":  " + line, IM_COL32(255, 200, 90, 255)}},
                 "presentation_source");
     draw_lesson_caption(subline, true);  // the slide's caption, under the headline
@@ -151,13 +154,14 @@ void AppView::draw_presentation() {
       ImGui::EndChild();
       ImGui::PopFont();
     } else if (reduction) {
-      // The lanes above, the block's flow below: where this round's sums go.
+      // The lanes above, the block's flow below in the full width: where
+      // this round's sums go. The flow's type shrinks until every warp fits.
       const ImVec2 avail = ImGui::GetContentRegionAvail();
-      draw_lane_view(avail.x, std::round(avail.y * 0.55f), true, 1.4f);
+      draw_lane_view(avail.x, std::round(avail.y * 0.45f), true, 1.4f);
       ImGui::PushFont(large);
-      ImGui::BeginChild("block", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
+      ImGui::BeginChild("block", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollbar);
       ImGui::SetWindowFontScale(std::min(1.0f, subline / large->FontSize));
-      draw_block_view();
+      draw_block_view(true);
       ImGui::EndChild();
       ImGui::PopFont();
     } else {

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "warpviz/user_source.h"
+#include "warpviz/view/play_order.h"
 #include "warpviz/view/user_file_session.h"
 
 using namespace warpviz;
@@ -349,6 +350,44 @@ TEST_CASE("session: a whole program's launches, picked and kept across a reload"
   CHECK(session.place.kernel == kernel1);
   CHECK(session.place.step == 2);
   CHECK_THAT(launch_label(session.shown_run()->launches[1], 1), Catch::StartsWith("launch 1: " + kernel1 + " <<<"));
+}
+
+TEST_CASE("step N of dot.cu with two warps is play position N-1 of the timeline's order", "[user][session][steps]") {
+  // Prepare: dot.cu with 64 threads, two warps of five shuffles each.
+  user::FileRequest request = request_for(fixture("dot.cu"));
+  request.block = Dim3{64, 1, 1};
+  UserFileSession session;
+  session.open(request);
+  REQUIRE(session.wait_until_settled(kSettle));
+  const Trace* trace = session.shown_trace();
+  REQUIRE(trace != nullptr);
+  REQUIRE(trace->steps.size() == 10);
+  const PlayOrder order(*trace, PlayOrderKind::Causal);  // the app's default
+  REQUIRE(order.size() == trace->steps.size());
+
+  // Run / Verify: every number lands on its own position, whichever warp's
+  // step plays there; the order the timeline plays is not the stored one.
+  size_t moved = 0;
+  for (size_t number = 1; number <= order.size(); ++number) {
+    INFO("step " << number);
+    const auto numbered = numbered_step(*trace, order, number);
+    REQUIRE(numbered.has_value());
+    CHECK(numbered->position == number - 1);
+    CHECK(order.position_of(numbered->step) == number - 1);
+    CHECK(numbered->block == trace->steps.block(numbered->step));
+    CHECK(numbered->warp == trace->steps.warp(numbered->step));
+    CHECK(warp_label(*trace, numbered->step, Language::English) ==
+          "block 0, warp " + std::to_string(numbered->warp));
+    if (numbered->step != number - 1) ++moved;
+  }
+  CHECK(moved > 0);  // the stored index is no step number
+  // Causal: round 1 of warp 0, then round 1 of warp 1.
+  CHECK(numbered_step(*trace, order, 1)->warp == 0);
+  CHECK(numbered_step(*trace, order, 2)->warp == 1);
+  CHECK_FALSE(numbered_step(*trace, order, 0).has_value());
+  CHECK_FALSE(numbered_step(*trace, order, order.size() + 1).has_value());
+  CHECK(step_number_error("--step", 11, order.size()) == "--step 11: the trace has 10 steps (1 to 10)");
+  CHECK(warp_label(*trace, 1, Language::Chinese) == "线程块 0，warp " + std::to_string(trace->steps.warp(1)));
 }
 
 TEST_CASE("restore_place: the same launch and step, else the kernel's launch, else the nearest", "[user][session]") {

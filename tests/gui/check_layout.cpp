@@ -18,6 +18,11 @@
 //   --no-text-ending PANEL END   no text run of PANEL ends in END (e.g. "…": nothing cut short)
 //   --role-clear-of R PANEL      texts of role R exist and PANEL, shown, lies over none of them
 //   --text-present PANEL TEXT    some text run of PANEL contains TEXT
+//   --role-contains R TEXT       some text of role R contains TEXT
+//   --roles-apart R PX           texts of role R on one line are at least PX pixels apart
+//   --role-spans R FRACTION      the texts of role R span at least FRACTION of the window's width
+//   --window-unscrolled PART     the text runs of windows whose name contains PART exist, and
+//                                none scrolls or is cut
 //   --expect-panel ID            the panel is shown
 //   --reject-panel ID            the panel is not shown (ID must be one of the
 //                                report's app_panels: a misspelt id is a usage error)
@@ -370,6 +375,61 @@ int main(int argc, char** argv) {
     } else if (a == "--role-clear-of") {
       const std::string role = next();
       role_clear_of(r, role, next());
+    } else if (a == "--role-contains") {
+      const std::string role = next(), text = next();
+      const auto texts = with_role(r, role);
+      std::string seen;
+      bool found = false;
+      for (const json* t : texts) {
+        const std::string said = (*t)["text"].get<std::string>();
+        found = found || said.find(text) != std::string::npos;
+        seen += (seen.empty() ? "" : " | ") + said;
+      }
+      verdict(found, role + " says \"" + text + "\" (it says: \"" + seen + "\")");
+    } else if (a == "--roles-apart") {
+      const std::string role = next();
+      const double px = std::atof(next().c_str());
+      const auto texts = with_role(r, role);
+      double closest = 1e9;
+      std::string pair;
+      for (size_t i = 0; i < texts.size(); ++i)
+        for (size_t k = i + 1; k < texts.size(); ++k) {
+          const Rect a = rect_of((*texts[i])["rect"]), b = rect_of((*texts[k])["rect"]);
+          const auto [w, h] = overlap(a, b);
+          if (h <= 0) continue;  // on different lines
+          if (-w < closest) {
+            closest = -w;
+            pair = (*texts[i])["text"].get<std::string>() + "\" and \"" + (*texts[k])["text"].get<std::string>();
+          }
+        }
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "%s: %zu texts, the closest two on a line %.1f px apart (>= %.1f)", role.c_str(),
+                    texts.size(), closest, px);
+      verdict(texts.size() > 1 && closest >= px, std::string(buf) + (pair.empty() ? "" : ": \"" + pair + "\""));
+    } else if (a == "--role-spans") {
+      const std::string role = next();
+      const double fraction = std::atof(next().c_str());
+      const auto texts = with_role(r, role);
+      double x0 = 1e9, x1 = -1e9;
+      for (const json* t : texts) {
+        const Rect box = rect_of((*t)["rect"]);
+        x0 = std::min(x0, box.x0), x1 = std::max(x1, box.x1);
+      }
+      const double span = texts.empty() ? 0 : (x1 - x0) / r.display.w();
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "%s spans %.0f%% of the window's width (>= %.0f%%)", role.c_str(), span * 100,
+                    fraction * 100);
+      verdict(span >= fraction, buf);
+    } else if (a == "--window-unscrolled") {
+      const std::string part = next();
+      int count = 0, bad = 0;
+      for (const json& t : r.texts) {
+        if (t["window"].get<std::string>().find(part) == std::string::npos) continue;
+        ++count;
+        if (t["scrollable"].get<bool>() || t["clipped"].get<bool>()) ++bad;
+      }
+      verdict(count > 0 && bad == 0, "windows named *" + part + "*: " + std::to_string(count) + " text runs, " +
+                                         std::to_string(bad) + " scrolled or cut");
     } else if (a == "--expect-panel" || a == "--reject-panel") {
       const std::string id = next();
       if (std::find(r.app_panels.begin(), r.app_panels.end(), id) == r.app_panels.end())

@@ -313,4 +313,28 @@ std::string position_label(const Trace& trace, const PlayOrder& order, size_t po
   return text;
 }
 
+std::optional<NumberedStep> numbered_step(const Trace& trace, const PlayOrder& order, size_t number) {
+  if (number == 0 || number > order.size() || order.size() > trace.steps.size()) return std::nullopt;
+  NumberedStep numbered;
+  numbered.position = number - 1;
+  numbered.step = order.step_at(numbered.position);
+  numbered.block = trace.steps.block(numbered.step);
+  numbered.warp = trace.steps.warp(numbered.step);
+  return numbered;
+}
+
+std::string step_number_error(const std::string& option, size_t number, size_t count) {
+  if (count == 0) return option + " " + std::to_string(number) + ": the trace has no steps";
+  return option + " " + std::to_string(number) + ": the trace has " + std::to_string(count) + " step" +
+         (count == 1 ? "" : "s") + " (1 to " + std::to_string(count) + ")";
+}
+
+std::string warp_label(const Trace& trace, size_t step, Language language) {
+  if (step >= trace.steps.size()) return "";
+  char text[64];
+  std::snprintf(text, sizeof text, tr(Text::BlockWarp, language), unsigned(trace.steps.block(step)),
+                unsigned(trace.steps.warp(step)));
+  return text;
+}
+
 }  // namespace warpviz::view

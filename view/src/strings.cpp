@@ -86,6 +86,7 @@ constexpr Words kWords[] = {
     {Text::StepOfTotal, "step %zu of %zu", "第 %zu 步，共 %zu 步"},
     {Text::StepNumber, "step %zu", "第 %zu 步"},
     {Text::CurrentStep, "Step", "当前步"},
+    {Text::BlockWarp, "block %u, warp %u", "线程块 %u，warp %u"},  // the warp on screen
     // The paths panel (divergence): printf formats where they take numbers.
     {Text::PathLanes, "lanes by path", "各 lane 走的路径"},
     {Text::PathMask, "mask", "掩码"},

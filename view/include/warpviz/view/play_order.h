@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -101,5 +102,21 @@ std::string position_label(const Trace& trace, const PlayOrder& order, size_t po
 // "" where position_label says "step 7/92", for the timeline, whose own
 // counter ("step 7 of 92") says that already.
 std::string place_words(const Trace& trace, const PlayOrder& order, size_t position, Language language);
+
+// A step number, as --step, a lesson's `start` and the timeline's "step k of
+// n" say it: step N (from 1) is play position N-1 of the order the timeline
+// plays, counted over all the trace's warps, not the stored (block, warp,
+// seq) index. The warp on screen is the warp of the trace step it plays.
+struct NumberedStep {
+  size_t position = 0;  // the play position, from 0
+  size_t step = 0;      // the trace step it plays
+  uint32_t block = 0, warp = 0;
+};
+// Step `number` of `trace` played in `order`; nullopt for 0 or past the end.
+std::optional<NumberedStep> numbered_step(const Trace& trace, const PlayOrder& order, size_t number);
+// "--step 9: the trace has 8 steps (1 to 8)": what a number past the end gets.
+std::string step_number_error(const std::string& option, size_t number, size_t count);
+// "block 0, warp 1": the warp trace step `step` belongs to ("" out of range).
+std::string warp_label(const Trace& trace, size_t step, Language language);
 
 }  // namespace warpviz::view

@@ -15,7 +15,7 @@ enum class Text {
   Wavefront, Wavefronts, Conflict, Conflicts, Broadcasts, PadTile, UnpadTile, NoSharedAccess, NoSharedAccessAtStep, BankOfCell, Banks, Padding,
   Model, Measured, LoadWavefronts, LoadConflicts, StoreWavefronts, StoreConflicts, LatencyCycles,
   ThroughputCycles,
-  RoundOf, StepOf, StepOfTotal, StepNumber, CurrentStep,
+  RoundOf, StepOf, StepOfTotal, StepNumber, CurrentStep, BlockWarp,
   PathLanes, PathMask, PathOrder, PathForked, PathJoined, PathNoJoin, PathInterleaved,
   PathOneAfterAnother, PathSameCode, PathNoStep, PathUnspecifiedOrder, NoDivergence, PathRegions,
   FirstReductionRound, FinalReductionRound, WarpSumsWrite, WarpSumsRead,

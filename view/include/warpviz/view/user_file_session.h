@@ -38,7 +38,7 @@ enum class FileRunState { Idle, Compiling, Running, Done, Failed };
 struct FilePlace {
   size_t launch = 0;
   std::string kernel;  // the launch's kernel: a program whose launches moved finds it again
-  size_t step = 0;
+  size_t step = 0;  // a play position: the timeline's step number - 1 (numbered_step), as --step gives it
 };
 
 // The place in `run`: the same launch (index and kernel), else the first launch
