@@ -18,6 +18,7 @@ template <class Kernel>
 Trace launch_one_warp(Kernel body) {
   Trace trace;
   emu::launch_grid(Dim3{1}, Dim3{32}, body, emu::RecordFilter{}, trace);
+  trace.meta.block = Dim3{32};  // as a scenario's or a file's run records it
   return trace;
 }
 
@@ -64,6 +65,19 @@ TEST_CASE("ops without a member mask are never reported", "[emulator][mask]") {
   REQUIRE(t.steps.size() == 1);
   CHECK(t.steps[0].op == Op::ActiveMask);
   CHECK(mask_lanes_absent(t.steps[0]) == 0);
+}
+
+TEST_CASE("a full mask in a partial last warp names no lanes past the block", "[emulator][mask]") {
+  Trace t;
+  emu::launch_grid(Dim3{1}, Dim3{48}, [&] { (void)__shfl_xor_sync(0xffffffff, int(threadIdx.x), 1); },
+                   emu::RecordFilter{}, t);
+  t.meta.block = Dim3{48};
+  REQUIRE(t.steps.size() == 2);
+  CHECK(lanes_in_warp(t.meta.block, 1) == 0x0000ffffu);
+  CHECK(lanes_in_warp(Dim3{64}, 1) == 0xffffffffu);
+  CHECK(lanes_in_warp(Dim3{16}, 1) == 0u);
+  CHECK(steps_with_absent_mask_lanes(t).empty());
+  CHECK(mask_lanes_absent(t.steps[1]) == 0xffff0000u);  // counted when every lane is said to exist
 }
 
 TEST_CASE("lane ranges join runs of lanes", "[mask]") {

@@ -11,19 +11,27 @@ bool takes_member_mask(Op op) { return op != Op::ActiveMask && !op_is_watch(op) 
 
 }  // namespace
 
-uint32_t mask_lanes_absent(const TraceStep& step) {
+uint32_t mask_lanes_absent(const TraceStep& step, uint32_t existing) {
   if (!takes_member_mask(step.op)) return 0;
   uint32_t arrived = 0;
   for (int lane = 0; lane < kWarpSize; ++lane)
     if (step.lanes[lane].active()) arrived |= 1u << lane;
-  return step.mask & ~arrived;
+  return step.mask & existing & ~arrived;
+}
+
+uint32_t lanes_in_warp(const Dim3& block, uint32_t warp) {
+  const uint64_t threads = block.count(), first = uint64_t(warp) * kWarpSize;
+  if (threads <= first) return 0;
+  const uint64_t lanes = threads - first;
+  return lanes >= uint64_t(kWarpSize) ? 0xffffffffu : (1u << lanes) - 1;
 }
 
 std::vector<AbsentMaskLanes> steps_with_absent_mask_lanes(const Trace& trace) {
   std::vector<AbsentMaskLanes> found;
   for (size_t i = 0; i < trace.steps.size(); ++i) {
     const TraceStep step = trace.steps[i];
-    if (const uint32_t lanes = mask_lanes_absent(step)) found.push_back({i, lanes});
+    if (const uint32_t lanes = mask_lanes_absent(step, lanes_in_warp(trace.meta.block, step.warp)))
+      found.push_back({i, lanes});
   }
   return found;
 }
