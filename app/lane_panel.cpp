@@ -2,8 +2,8 @@
 // GLSL), with lane numbers and values put over it as ImGui text, and a legend
 // below. Presentation mode (presentation.cpp) draws the same lanes larger.
 //
-// [SECTION] Helpers        which step is on screen, fonts, text that fits a cell
-// [SECTION] Lanes          the image, the text over it
+// [SECTION] Helpers        which step is on screen, fonts, one line of text that fits a cell
+// [SECTION] Lanes          a wrong mask in words, the image, the text over it
 // [SECTION] Legend         read / kept own value / undefined / inactive
 // [SECTION] Panels         draw_lane_panel, draw_lane_view
 
@@ -20,6 +20,7 @@
 #include "panel_widgets.h"
 #include "lane_renderer.h"
 #include "layout_report.h"
+#include "warpviz/view/cell_text.h"
 #include "warpviz/view/lane_view.h"
 #include "warpviz/view/play_order.h"
 
@@ -63,59 +64,68 @@ ImFont* font_for(const UiFonts& fonts, float px) {
   return pick ? pick : largest ? largest : ImGui::GetFont();
 }
 
-// A value as its cell shows it: the text (on one line or two, whole or
-// shortened) and the size it is drawn at.
+// A value as its cell shows it: the text, on one line, and the size it is
+// drawn at.
 struct FittedText {
   std::string text;
   float size = 0;
-  bool shortened = false;  // fewer digits than the value has: the tooltip shows it whole
+  bool shortened = false;  // not the whole value (view::cell_text): marked, and the tooltip shows it whole
 };
 
-// Fits `text` in a box_w x box_h cell at `size`, never smaller than `floor`
-// (the lane numbers' size: a value must read at least as well as the number
-// above it). Shrinks toward the floor, then splits a long value (hex bits,
-// f64) over two lines, and past that shows fewer digits (shorten_value).
-FittedText fit_value(ImFont* font, const std::string& text, float size, float floor, float box_w, float box_h) {
-  floor = std::min(floor, size);
-  if (text.empty()) return {text, size, false};
-  const ImVec2 one = font->CalcTextSizeA(size, FLT_MAX, 0.0f, text.c_str());
-  const float one_size = size * std::min({1.0f, box_w / std::max(one.x, 1.0f), box_h / std::max(one.y, 1.0f)});
-  if (one_size >= floor && one_size >= size * 0.75f) return {text, one_size, false};
-  if (view::utf8_length(text) >= 4) {
-    const size_t half = (text.size() + 1) / 2;
-    std::string two = text.substr(0, half) + "\n" + text.substr(half);
-    const ImVec2 ext = font->CalcTextSizeA(size, FLT_MAX, 0.0f, two.c_str());
-    const float two_size = size * std::min({1.0f, box_w / ext.x, box_h / ext.y});
-    if (two_size > one_size && two_size >= floor) return {two, two_size, false};
-  }
-  if (one_size >= floor) return {text, one_size, false};
-  // Fewer digits at the floor's size.
-  for (size_t chars = view::utf8_length(text); chars-- > 1;) {
-    const std::string shorter = view::shorten_value(text, chars);
-    if (shorter.empty()) continue;
-    if (font->CalcTextSizeA(floor, FLT_MAX, 0.0f, shorter.c_str()).x <= box_w) return {shorter, floor, true};
-  }
-  return {std::string(), floor, true};  // nothing fits; the colour and the tooltip still tell
+// The widest character a shortened value may hold, at `size`: cell_text
+// counts characters, the font measures them.
+float widest_value_glyph(ImFont* font, float size) {
+  float widest = 0;
+  for (const char* glyph : {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "-", "\u2026"})
+    widest = std::max(widest, font->CalcTextSizeA(size, FLT_MAX, 0.0f, glyph).x);
+  return widest;
 }
 
-// Draws `fitted` centred in [min, max], each line centred on its own (AddText
-// aligns left); the text's rectangle is reported under `role`.
+// Fits a value in a box_w x box_h cell at `size`, never smaller than `floor`
+// (the lane numbers' size: a value must read at least as well as the number
+// above it). A float first loses its digits past view::kCellSignificantDigits;
+// the text shrinks toward the floor, and past that shows fewer characters,
+// marked (view::cell_text). Never two lines: a value split in halves
+// ("7.86" over "99994") reads as two numbers.
+FittedText fit_value(ImFont* font, const std::string& value, DType type, float size, float floor, float box_w,
+                     float box_h) {
+  floor = std::min(floor, size);
+  if (value.empty()) return {value, size, false};
+  const view::CellText whole = view::cell_text(value, type, 0.0f, 0.0f);  // the digit cap alone
+  const ImVec2 ext = font->CalcTextSizeA(size, FLT_MAX, 0.0f, whole.text.c_str());
+  const float whole_size = size * std::min({1.0f, box_w / std::max(ext.x, 1.0f), box_h / std::max(ext.y, 1.0f)});
+  if (whole_size >= floor) return {whole.text, whole_size, whole.shortened};
+  // At the floor's size, as many characters as the cell holds.
+  const float glyph = std::max(widest_value_glyph(font, floor), 1.0f);
+  float width = box_w;
+  view::CellText fewer = view::cell_text(value, type, width, glyph);
+  // A suffix (k, M) or an exponent can be wider than a digit: one character less until it fits.
+  while (!fewer.text.empty() && width > 0 && font->CalcTextSizeA(floor, FLT_MAX, 0.0f, fewer.text.c_str()).x > box_w) {
+    width -= glyph;
+    fewer = view::cell_text(value, type, width, glyph);
+  }
+  return {fewer.text, floor, fewer.shortened};
+}
+
+// Draws `fitted` centred in [min, max], reported under `role`; a shortened
+// value gets a small mark in the cell's top right corner as well as its "…",
+// so a cell with no room for the "…" still says so.
 void draw_fitted(ImDrawList* draw, ImFont* font, ImVec2 min, ImVec2 max, ImU32 color, const FittedText& fitted,
-                 const char* role) {
+                 const char* role, ImU32 mark_color = 0) {
+  if (fitted.shortened && mark_color) {
+    const float corner = std::max(std::min(max.x - min.x, max.y - min.y) * 0.22f, 3.0f);
+    const float inset = std::max(corner * 0.25f, 1.0f);
+    const ImVec2 tip(max.x - inset, min.y + inset);
+    draw->AddTriangleFilled(ImVec2(tip.x - corner, tip.y), tip, ImVec2(tip.x, tip.y + corner), mark_color);
+    layout_report().role("shortened_mark", fitted.text, ImVec2(tip.x - corner, tip.y), ImVec2(tip.x, tip.y + corner),
+                         corner);
+  }
   if (fitted.text.empty() || fitted.size <= 1.0f) return;
   const ImVec2 centre((min.x + max.x) / 2, (min.y + max.y) / 2);
   const ImVec2 ext = font->CalcTextSizeA(fitted.size, FLT_MAX, 0.0f, fitted.text.c_str());
-  ImVec2 pos(std::floor(centre.x - ext.x / 2), std::floor(centre.y - ext.y / 2));
+  const ImVec2 pos(std::floor(centre.x - ext.x / 2), std::floor(centre.y - ext.y / 2));
   layout_report().role(role, fitted.text, pos, ImVec2(pos.x + ext.x, pos.y + ext.y), fitted.size);
-  size_t start = 0;
-  while (start <= fitted.text.size()) {
-    const size_t end = std::min(fitted.text.find('\n', start), fitted.text.size());
-    const std::string line = fitted.text.substr(start, end - start);
-    const ImVec2 line_ext = font->CalcTextSizeA(fitted.size, FLT_MAX, 0.0f, line.c_str());
-    draw->AddText(font, fitted.size, ImVec2(std::floor(centre.x - line_ext.x / 2), pos.y), color, line.c_str());
-    pos.y += line_ext.y;
-    start = end + 1;
-  }
+  draw->AddText(font, fitted.size, pos, color, fitted.text.c_str());
 }
 
 // Created on first use when main did not make it; a failure is reported once
@@ -155,6 +165,20 @@ Rgba out_text_color(const LanePalette& p, view::CellState state) {
 // enlarges the type for a projector; long values still shrink to their cell.
 void draw_lanes(AppView& app, const view::LaneFrame& frame, float t, bool high_contrast, ImVec2 size,
                 float text_scale = 1.0f) {
+  // A wrong mask in words above the lanes: the hatching alone does not say
+  // which lanes the mask waited for, nor that the result is undefined.
+  const std::string warning = view::mask_warning(frame, app.language);
+  if (!warning.empty() && size.x >= 32) {
+    const float px = ImGui::GetFontSize() * text_scale;
+    ImFont* font = font_for(app.fonts, px);
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const ImVec2 ext = font->CalcTextSizeA(px, FLT_MAX, size.x, warning.c_str());
+    ImGui::GetWindowDrawList()->AddText(font, px, at, to_imgui(lane_palette(high_contrast).undefined_border),
+                                        warning.c_str(), nullptr, size.x);
+    layout_report().role("mask_warning", warning, at, ImVec2(at.x + ext.x, at.y + ext.y), px);
+    ImGui::Dummy(ImVec2(std::min(ext.x, size.x), ext.y));
+    size.y -= ext.y + ImGui::GetStyle().ItemSpacing.y;
+  }
   if (size.x < 32 || size.y < 32) return;
   // The texture has the framebuffer's pixels (2x on a Retina-style display).
   const float fb = std::max(ImGui::GetIO().DisplayFramebufferScale.x, 1.0f);
@@ -208,6 +232,7 @@ void draw_lanes(AppView& app, const view::LaneFrame& frame, float t, bool high_c
   const float out_alpha = out_reveal(t);
   const float after_alpha = after_row ? after_reveal(t) : 0.0f;
 
+  const ImU32 mark = to_imgui(palette.travelling);  // the corner mark of a shortened value: yellow, as the discs
   draw->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
   const size_t count = std::min<size_t>(frame.cells.size(), kWarpSize);
   int hovered_lane = -1;
@@ -221,22 +246,28 @@ void draw_lanes(AppView& app, const view::LaneFrame& frame, float t, bool high_c
     draw_fitted(draw, number_font, ImVec2(min.x, min.y - strip_px / fb), ImVec2(max.x, min.y),
                 to_imgui(palette.lane_number), FittedText{std::to_string(cell.lane), number_size, false},
                 "lane_number");
-    const FittedText in = fit_value(value_font, cell.in_text, value_size, number_size, box_w, box_h);
-    draw_fitted(draw, value_font, min, max, to_imgui(in_text_color(palette, cell.state)), in, "lane_value");
+    layout_report().role("lane_cell", "", min, max, 0);
+    const FittedText in = fit_value(value_font, cell.in_text, cell.in_type, value_size, number_size, box_w, box_h);
+    draw_fitted(draw, value_font, min, max, to_imgui(in_text_color(palette, cell.state)), in, "lane_value", mark);
     any_shortened |= in.shortened;
     to_screen(layout.out_cells[lane], &min, &max);
     if (out_alpha > 0.0f) {
-      const FittedText out = fit_value(value_font, cell.out_text, value_size, number_size, box_w, box_h);
+      layout_report().role("lane_cell", "", min, max, 0);
+      const FittedText out =
+          fit_value(value_font, cell.out_text, cell.out_type, value_size, number_size, box_w, box_h);
       draw_fitted(draw, value_font, min, max, to_imgui(out_text_color(palette, cell.state), out_alpha), out,
-                  "lane_value");
+                  "lane_value", to_imgui(palette.travelling, out_alpha));
       any_shortened |= out.shortened;
     }
     if (after_row) {
       ImVec2 after_min, after_max;
       to_screen(layout.after_cells[lane], &after_min, &after_max);
       if (after_alpha > 0.0f) {
-        const FittedText after = fit_value(value_font, cell.after_text, value_size, number_size, box_w, box_h);
-        draw_fitted(draw, value_font, after_min, after_max, to_imgui(palette.text, after_alpha), after, "lane_value");
+        layout_report().role("lane_cell", "", after_min, after_max, 0);
+        const FittedText after =
+            fit_value(value_font, cell.after_text, cell.after_type, value_size, number_size, box_w, box_h);
+        draw_fitted(draw, value_font, after_min, after_max, to_imgui(palette.text, after_alpha), after, "lane_value",
+                    to_imgui(palette.travelling, after_alpha));
         any_shortened |= after.shortened;
       }
       max = after_max;
@@ -253,7 +284,16 @@ void draw_lanes(AppView& app, const view::LaneFrame& frame, float t, bool high_c
       // "lane 3 ← lane 11: 46; val 22 + 46 = 68": the read and the round's sum.
       ImGui::BeginTooltip();
       ImGui::TextUnformatted(view::lane_summary(frame, cell.lane, app.language).c_str());
-      if (any_shortened) ImGui::TextDisabled("%s", app.tr("(the cells show fewer digits)", "（格子里显示的位数较少）"));
+      // The exact values, whatever the cells show: shortest round-trip decimal and the bits.
+      auto exact = [&](const char* label, const std::string& text) {
+        if (!text.empty()) ImGui::Text("%s  %s", label, text.c_str());
+      };
+      exact(app.tr("in", "输入"), cell.in_exact);
+      exact(app.tr("out", "输出"), cell.out_exact);
+      if (!frame.after_name.empty()) exact(view::after_label(frame, app.language).c_str(), cell.after_exact);
+      if (any_shortened)
+        ImGui::TextDisabled("%s", app.tr("(\u2026 and the corner mark: the cells show fewer digits)",
+                                         "（\u2026 和角上的标记：格子里显示的位数较少）"));
       ImGui::EndTooltip();
     }
   }

@@ -36,6 +36,12 @@ int bench_reload(const Args& args);
 // A trace's outputs and shared-memory steps, as `run` prints them.
 void print_trace_summary(const Trace& trace);
 
+// A "warning:" line on stderr for each step whose member mask names lanes that
+// never arrived (warpviz/mask_check.h), the first few and a count of the rest;
+// `where` ("launch 1: ") goes before each. The exit status stays as it was:
+// the run itself worked, it is the kernel that is wrong.
+void print_mask_warnings(const Trace& trace, const std::string& where = "");
+
 // "1 step", "2 steps": a count with its word, singular for one. Every count
 // the CLI prints goes through it (`many` where the plural is not word + "s").
 std::string counted(uint64_t n, const std::string& one, const std::string& many = "");

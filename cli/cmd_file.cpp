@@ -65,6 +65,8 @@ const char* const kRunFileHelp = R"(usage: warpviz-cli run FILE.cu [options] [--
                         own output then goes to stderr)
   Exit: 0 ok, 2 a compile error or options that do not fit the file, 4 the
   program crashed, deadlocked, ran past the time limit or exited non-zero.
+  A mask naming lanes that never arrived is a warning on stderr (the result is
+  undefined); it leaves the exit status as it was.
 )";
 
 // The same file by device and inode, so ./k.cu, k.cu, a hard link and a
@@ -199,6 +201,9 @@ int run_run_file(const Args& args) {
     std::cerr << "note: " << counted(run.launches.size(), "launch", "launches") << " were recorded; this is launch 0 ("
               << picked->meta.params.at("kernel") << "); --launch N|NAME picks another\n";
   if (picked->overflow) std::cerr << "warning: the trace overflowed; only its first steps were kept (--max-steps)\n";
+  // Every launch's wrong masks, not only the picked one's: the summary lists them all.
+  for (size_t i = 0; i < run.launches.size(); ++i)
+    print_mask_warnings(run.launches[i], run.launches.size() > 1 ? "launch " + std::to_string(i) + ": " : "");
   if (!out_path.empty()) {
     if (failed) {
       std::cerr << "warpviz-cli run: " << out_path << " was not written (the run failed)\n";

@@ -5,6 +5,7 @@
 #include "cli_command.h"
 #include "warpviz/backends.h"
 #include "warpviz/bank_model.h"
+#include "warpviz/mask_check.h"
 #include "warpviz/scenario.h"
 #include "warpviz/trace_io.h"
 
@@ -96,6 +97,16 @@ void print_watch_steps(const Trace& trace) {
 
 }  // namespace
 
+void print_mask_warnings(const Trace& trace, const std::string& where) {
+  constexpr size_t kShown = 4;  // a loop repeats the same mistake every round: a few say it
+  const std::vector<AbsentMaskLanes> found = steps_with_absent_mask_lanes(trace);
+  for (size_t i = 0; i < found.size() && i < kShown; ++i)
+    std::cerr << "warning: " << where << absent_mask_warning(trace, found[i]) << "\n";
+  if (found.size() > kShown)
+    std::cerr << "warning: " << where << "and " << counted(found.size() - kShown, "more step")
+              << " whose mask names lanes that never arrived\n";
+}
+
 void print_trace_summary(const Trace& trace) {
   std::cout << trace.meta.scenario << " on " << trace.meta.device << ": " << counted(trace.steps.size(), "step")
             << " recorded" << (trace.overflow ? " (overflow: the recorder ran out of room)" : "") << "\n";
@@ -176,6 +187,7 @@ int run_run(const Args& args) {
   for (const std::string& note : resolved.notes) std::cerr << "note: " << note << "\n";
   const Trace trace = run_scenario(resolved, options);
   if (trace.overflow) std::cerr << "warning: the trace overflowed; only its first steps were kept\n";
+  print_mask_warnings(trace);
 
   if (!out_path.empty()) {
     save_trace(trace, out_path);

@@ -221,6 +221,24 @@ TEST_CASE("a bad run option says what the app says (view/run_options.h)", "[cli]
   CHECK(arg.out.find("warpviz-cli run: --arg n: expected NAME=VALUE") != std::string::npos);
 }
 
+TEST_CASE("run wrong_mask.cu: a warning names lanes 16-31 and says the result is undefined", "[cli][mask]") {
+  // A full mask inside if (threadIdx.x < 16): the run works, the kernel is wrong.
+  const std::string cu = std::string(WARPVIZ_SOURCE_DIR) + "/tests/user_files/wrong_mask.cu";
+  const CommandResult wrong = cli("run " + cu + " --input iota");
+  CHECK(wrong.exit_code == 0);  // documented: a warning, not a failure
+  CHECK(wrong.out.find("warning: ") != std::string::npos);
+  CHECK(wrong.out.find("mask 0xffffffff names lanes 16-31") != std::string::npos);
+  CHECK(wrong.out.find("the result is undefined") != std::string::npos);
+  // A right mask says nothing of the kind.
+  const std::string right = std::string(WARPVIZ_SOURCE_DIR) + "/tests/user_files/my_sum.cu";
+  const CommandResult ok = cli("run " + right + " --input iota");
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.out.find("never arrived") == std::string::npos);
+  const CommandResult scenario = cli("run warp_sum --input iota");
+  CHECK(scenario.exit_code == 0);
+  CHECK(scenario.out.find("never arrived") == std::string::npos);
+}
+
 TEST_CASE("bad input: clear messages and exit 2", "[cli][errors]") {
   const CommandResult unknown = cli("run warp_summ");
   CHECK(unknown.exit_code == 2);

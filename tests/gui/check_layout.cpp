@@ -23,6 +23,10 @@
 //   --role-spans R FRACTION      the texts of role R span at least FRACTION of the window's width
 //   --window-unscrolled PART     the text runs of windows whose name contains PART exist, and
 //                                none scrolls or is cut
+//   --role-one-line R            texts of role R exist, none holds a line break and
+//                                none is taller than one line of its size
+//   --role-inside A B            every text of role A lies inside a rectangle of role B
+//                                (lane_value in lane_cell: a value fits its cell)
 //   --expect-panel ID            the panel is shown
 //   --reject-panel ID            the panel is not shown (ID must be one of the
 //                                report's app_panels: a misspelt id is a usage error)
@@ -343,6 +347,31 @@ int main(int argc, char** argv) {
       for (const json* t : texts) ok = ok && inside(rect_of((*t)["rect"]), r.display, 1);
       verdict(ok, role + ": " + std::to_string(texts.size()) + " texts, " +
                       (texts.empty() ? std::string("none") : show(rect_of((*texts[0])["rect"]))) + " inside the window");
+    } else if (a == "--role-one-line") {
+      const std::string role = next();
+      const auto texts = with_role(r, role);
+      int bad = 0;
+      for (const json* t : texts) {
+        const std::string text = (*t)["text"].get<std::string>();
+        const bool broken = text.find('\n') != std::string::npos ||
+                            rect_of((*t)["rect"]).h() > (*t)["size"].get<double>() * 1.5 + 1;
+        if (broken && bad++ < 8) verdict(false, role + " \"" + text + "\" at " + show(rect_of((*t)["rect"])) + " is more than one line");
+      }
+      verdict(!texts.empty() && bad == 0,
+              role + ": " + std::to_string(texts.size()) + " texts, " + std::to_string(bad) + " on more than one line");
+    } else if (a == "--role-inside") {
+      const std::string inner = next(), outer = next();
+      const auto texts = with_role(r, inner), boxes = with_role(r, outer);
+      int bad = 0;
+      for (const json* t : texts) {
+        const Rect text = rect_of((*t)["rect"]);
+        bool in_one = false;
+        for (const json* b : boxes) in_one = in_one || inside(text, rect_of((*b)["rect"]), 1);
+        if (!in_one && bad++ < 8)
+          verdict(false, inner + " \"" + (*t)["text"].get<std::string>() + "\" at " + show(text) + " is in no " + outer);
+      }
+      verdict(!texts.empty() && !boxes.empty() && bad == 0,
+              inner + ": " + std::to_string(texts.size()) + " texts, " + std::to_string(bad) + " outside every " + outer);
     } else if (a == "--role-min-size") {
       const std::string role = next();
       const double px = std::atof(next().c_str());

@@ -8,6 +8,9 @@
 //   animation       arrow_curve, travelling_value
 #include "warpviz/view/lane_view.h"
 
+#include "warpviz/mask_check.h"
+#include "warpviz/view/cell_text.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -280,7 +283,10 @@ LaneFrame lane_frame(const Trace& trace, size_t index, bool hex) {
   frame.watch_index = watch;
   for (LaneCell& cell : frame.cells) {
     const LaneRecord& rec = watched.lanes[cell.lane];
-    if (rec.active()) cell.after_text = value_text(watched.dtype, rec.out, hex);
+    if (!rec.active()) continue;
+    cell.after_text = value_text(watched.dtype, rec.out, hex);
+    cell.after_type = watched.dtype;
+    cell.after_exact = exact_value_text(watched.dtype, rec.out);
   }
   if (frame.landed) {
     // The step itself first: a narrow panel cuts the label's end.
@@ -316,11 +322,19 @@ LaneFrame step_frame(const Trace& trace, size_t index, bool hex) {
     else cell.state = CellState::Active;
     cell.in_text = value_text(step.dtype, rec.in, hex);
     cell.out_text = value_text(out_type, rec.out, hex || op_result_is_mask(step.op));
+    cell.in_type = step.dtype;
+    cell.out_type = out_type;
+    cell.in_exact = exact_value_text(step.dtype, rec.in);
+    cell.out_exact = exact_value_text(out_type, rec.out);
     // A load brings an address and gets a value; a store brings a value to an
     // address. The address (the byte offset in its array) is what the bank
     // view is about, so it takes the row where the lane has no value.
-    if (op_is_shared(step.op))
-      (step.op == Op::LoadShared ? cell.in_text : cell.out_text) = "@" + std::to_string(rec.addr);
+    if (op_is_shared(step.op)) {
+      const bool load = step.op == Op::LoadShared;
+      (load ? cell.in_text : cell.out_text) = "@" + std::to_string(rec.addr);
+      (load ? cell.in_exact : cell.out_exact) = "@" + std::to_string(rec.addr);
+      (load ? cell.in_type : cell.out_type) = DType::U32;
+    }
     frame.cells.push_back(cell);
 
     if (!shuffle) continue;
@@ -345,6 +359,8 @@ LaneFrame step_frame(const Trace& trace, size_t index, bool hex) {
   frame.number = place.number;
   frame.count = place.count;
   frame.op_label = op_label(step);
+  frame.mask = step.mask;
+  frame.absent_lanes = mask_lanes_absent(step, lanes_in_warp(trace.meta.block, step.warp));
   return frame;
 }
 
@@ -377,6 +393,16 @@ std::string lane_summary(const LaneFrame& frame, int lane, Language language) {
     case Combine::Other: break;
   }
   return text + "; " + name + pick(language, " then ", " 之后 ") + cell->after_text;
+}
+
+std::string mask_warning(const LaneFrame& frame, Language language) {
+  if (!frame.absent_lanes) return {};
+  const std::string mask = format_hex(DType::U32, frame.mask), lanes = lane_ranges(frame.absent_lanes);
+  const bool one = (frame.absent_lanes & (frame.absent_lanes - 1)) == 0;
+  if (language == Language::Chinese)
+    return "掩码 " + mask + " 包含的 lane " + lanes + " 从未到达（走了另一条路径或已退出）：结果未定义";
+  return "mask " + mask + " names " + (one ? "lane " : "lanes ") + lanes +
+         ", which never arrived (on another path or exited): the result is undefined";
 }
 
 std::string after_label(const LaneFrame& frame, Language language) {

@@ -42,6 +42,10 @@ struct LaneCell {
   CellState state = CellState::Inactive;
   std::string in_text, out_text;  // formatted by dtype (hex when asked)
   std::string after_text;         // the third row's value; "" when the lane has none
+  // The types of those values (cell_text cuts a float's digits) and their
+  // exact form for the tooltip (exact_value_text; "" where a text is none).
+  DType in_type = DType::I32, out_type = DType::I32, after_type = DType::I32;
+  std::string in_exact, out_exact, after_exact;
 };
 
 // How a round's watched value follows from the lane's own value (in) and the
@@ -65,6 +69,9 @@ struct LaneFrame {
   bool is_round = false;
   size_t number = 0, count = 0;
   std::string op_label;          // "shfl.down  offset 16  width 32  mask 0xffffffff"
+  // A member mask naming lanes that never arrived (warpviz/mask_check.h):
+  // the step's mask and those lanes; 0 when the mask is right.
+  uint32_t mask = 0, absent_lanes = 0;
 
   // The third row: a reduction's running value after the round. A shuffle
   // whose next step in its warp is a watch (`val += __shfl_down_sync(...);
@@ -110,6 +117,10 @@ std::string place_label(const LaneFrame& frame, Language language);
 // "lane 3 ← lane 11: 46; val 22 + 46 = 68". A lane that kept its own value, a
 // read of an undefined value and other ops say so; "" for no such lane.
 std::string lane_summary(const LaneFrame& frame, int lane, Language language);
+// What the lane view says over a wrong mask, "" when frame.absent_lanes is 0:
+// "mask 0xffffffff names lanes 16-31, which never arrived (on another path or
+// exited): the result is undefined", in `language`.
+std::string mask_warning(const LaneFrame& frame, Language language);
 // The third row's label: "val after +=" (zh "val 相加之后"), "val after max", "val after".
 std::string after_label(const LaneFrame& frame, Language language);
 
