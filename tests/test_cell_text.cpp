@@ -60,7 +60,7 @@ TEST_CASE("the text never has more characters than the cell holds", "[view][cell
       CHECK(utf8_length(c.text) <= size_t(chars));
       CHECK(c.text.find('\n') == std::string::npos);
       // Unmarked text is the value itself, not a rounding of it.
-      if (!c.shortened) CHECK(std::stod(c.text) == double(v));
+      if (!c.shortened) CHECK(float(std::stod(c.text)) == v);
     }
   }
 }
