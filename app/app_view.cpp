@@ -557,6 +557,20 @@ void draw_file_dialog(AppView& app) {
   ImGui::EndPopup();
 }
 
+// A modal popup in the middle of the window holding `text`, wrapped; true
+// while it is open (the caller adds its buttons, then calls EndPopup).
+bool begin_message_popup(const AppView& app, const std::string& title, const std::string& text) {
+  ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  if (!ImGui::BeginPopupModal(title.c_str(), nullptr,
+                              ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
+    return false;
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 560 * app.dpi_scale);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::Spacing();
+  return true;
+}
+
 // Save found a file that is not a trace (a .cu source, anything else): it is
 // replaced only when the user says so here.
 void draw_overwrite_popup(AppView& app) {
@@ -564,17 +578,11 @@ void draw_overwrite_popup(AppView& app) {
   if (!ImGui::IsPopupOpen("###overwrite") && !ImGui::IsPopupOpen("###file_dialog") && app.error_message.empty())
     ImGui::OpenPopup("###overwrite");
   const std::string title = std::string(app.tr("Replace a file?", "替换文件？")) + "###overwrite";
-  ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-  if (!ImGui::BeginPopupModal(title.c_str(), nullptr,
-                              ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
+  if (!begin_message_popup(app, title,
+                           app.save_overwrite_path +
+                               app.tr(" is not a warpviz trace. Replace it with the trace? Its contents are lost.",
+                                      " 不是 warpviz trace。用 trace 替换它吗？它的内容将丢失。")))
     return;
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 560 * app.dpi_scale);
-  ImGui::TextUnformatted((app.save_overwrite_path +
-                          app.tr(" is not a warpviz trace. Replace it with the trace? Its contents are lost.",
-                                 " 不是 warpviz trace。用 trace 替换它吗？它的内容将丢失。"))
-                             .c_str());
-  ImGui::PopTextWrapPos();
-  ImGui::Spacing();
   // No key answers Replace: Enter (which confirmed the Save dialog) cancels.
   const bool replace = ImGui::Button(app.tr("Replace", "替换"));
   ImGui::SameLine();
@@ -592,14 +600,7 @@ void draw_overwrite_popup(AppView& app) {
 void draw_error_popup(AppView& app) {
   if (!app.error_message.empty() && !ImGui::IsPopupOpen("###error")) ImGui::OpenPopup("###error");
   const std::string title = std::string(app.tr("Error", "错误")) + "###error";
-  ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-  if (!ImGui::BeginPopupModal(title.c_str(), nullptr,
-                              ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
-    return;
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 560 * app.dpi_scale);
-  ImGui::TextUnformatted(app.error_message.c_str());
-  ImGui::PopTextWrapPos();
-  ImGui::Spacing();
+  if (!begin_message_popup(app, title, app.error_message)) return;
   // Keys count from the next frame: the Enter that confirmed a file dialog
   // (and caused this error) must not also dismiss it.
   const bool key_ok = !ImGui::IsWindowAppearing() && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||

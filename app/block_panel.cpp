@@ -241,20 +241,28 @@ void heading(const FlowLayout& L, float x, const char* text) {
   layout_report().role("block_heading", text, at, ImVec2(at.x + size.x, at.y + size.y), ImGui::GetFontSize());
 }
 
-// `fill`: the flow stretches to the window's width, and its font shrinks
-// (to half at most) until its rows fit the window's height.
+// The flow's font shrinks until its rows fit the window's height: to half at
+// most with `fill` (presentation, where the flow also stretches to the
+// window's width), to 70% in the panel (a short panel at
+// 1024x600 scrolled its warps out of view), which scrolls past that.
 void draw_flow(AppView& app, const view::BlockView& bv, const view::BlockProgress& progress, bool fill) {
+  // The scale a window's font had last frame stays: start from the font's own.
+  ImGui::SetWindowFontScale(1.0f);
+  const float start_scale = 1.0f;
   FlowLayout L = flow_layout(bv, app.dpi_scale);
-  if (fill) {
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float natural_h = flow_size(L).y;
-    if (natural_h > avail.y && avail.y > 0) ImGui::SetWindowFontScale(std::max(0.5f, avail.y / natural_h));
-    L = flow_layout(bv, app.dpi_scale, avail.x);
-    for (int shrink = 0; shrink < 8 && flow_size(L).y > avail.y && ImGui::GetFontSize() > 8; ++shrink) {
-      // Row heights and gaps do not scale with the font exactly: a few more small steps.
-      ImGui::SetWindowFontScale(ImGui::GetCurrentWindow()->FontWindowScale * 0.95f);
-      L = flow_layout(bv, app.dpi_scale, avail.x);
-    }
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float smallest = fill ? 0.5f : 0.7f;
+  const float stretch_w = fill ? avail.x : 0.0f;
+  const float natural_h = flow_size(L).y;
+  if (natural_h > avail.y && avail.y > 0)
+    ImGui::SetWindowFontScale(start_scale * std::max(smallest, avail.y / natural_h));
+  L = flow_layout(bv, app.dpi_scale, stretch_w);
+  for (int shrink = 0; shrink < 8 && flow_size(L).y > avail.y && ImGui::GetFontSize() > 8 &&
+                       (fill || ImGui::GetCurrentWindow()->FontWindowScale * 0.95f >= start_scale * smallest);
+       ++shrink) {
+    // Row heights and gaps do not scale with the font exactly: a few more small steps.
+    ImGui::SetWindowFontScale(ImGui::GetCurrentWindow()->FontWindowScale * 0.95f);
+    L = flow_layout(bv, app.dpi_scale, stretch_w);
   }
   heading(L, 0, kWarpHeading);
   heading(L, L.x_slot, kSlotHeading);
@@ -277,15 +285,16 @@ void draw_flow(AppView& app, const view::BlockView& bv, const view::BlockProgres
 
 // One bar per block; when blocks are narrower than 3 px they share a bar
 // showing the largest magnitude among them, so 4096 blocks stay readable.
-void draw_blocks_bar(AppView& app, const BlockCache& cache) {
+// `labelled`: its title line above it; a short panel leaves that to the
+// bar's tooltip.
+void draw_blocks_bar(AppView& app, const BlockCache& cache, float height, bool labelled) {
   const auto& values = cache.block_values;
   const size_t n = values.size();
   const float dpi = app.dpi_scale;
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  ImGui::Text("%s · %zu blocks", app.tr(view::Text::BlockOutput), n);
+  if (labelled) ImGui::Text("%s · %zu blocks", app.tr(view::Text::BlockOutput), n);
 
   const float width = std::max(ImGui::GetContentRegionAvail().x, 50 * dpi);
-  const float height = 44 * dpi;
   ImVec2 lo = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("blocks", ImVec2(width, height + 8 * dpi));
   const bool hovered = ImGui::IsItemHovered();
@@ -332,6 +341,7 @@ void draw_blocks_bar(AppView& app, const BlockCache& cache) {
   }
   const bool recorded = first < steps.size() && steps.block(first) == block;
   ImGui::BeginTooltip();
+  if (!labelled) ImGui::TextDisabled("%s · %zu blocks", app.tr(view::Text::BlockOutput), n);
   ImGui::Text("block %zu: %s", block, cache.view.all_block_outputs[block].c_str());
   if (!recorded) ImGui::TextDisabled("(not recorded)");
   ImGui::EndTooltip();
@@ -362,11 +372,31 @@ bool AppView::draw_block_view(bool fill) {
   if (cache.view.warps.empty()) return false;
   ImGui::Text("block %u  ·  %u warps  ·  blockDim %u", cache.view.block, unsigned(cache.view.warps.size()),
               trace.meta.block.x);
-  if (fill) ImGui::SameLine(0, ImGui::GetFontSize() * 2);  // one line less: the flow's rows need the height
-  ImGui::TextDisabled("%s", tr(view::Text::WarpSums));
+  // One line less where the flow's rows need the height: in presentation,
+  // and in a short panel when the heading fits beside.
+  // A short panel (1024x600) keeps its height for the flow's rows: the
+  // warpSums line only where it fits beside (the column's heading says it
+  // too), the blocks bar thin and without its title line.
+  const float panel_h = ImGui::GetContentRegionAvail().y;
+  const bool short_panel = !fill && panel_h < 300 * dpi_scale;
+  const char* warp_sums = tr(view::Text::WarpSums);
+  if (fill) {
+    ImGui::SameLine(0, ImGui::GetFontSize() * 2);
+    ImGui::TextDisabled("%s", warp_sums);
+  } else if (!short_panel) {
+    ImGui::TextDisabled("%s", warp_sums);
+  } else if (ImGui::GetItemRectMax().x + ImGui::GetFontSize() + ImGui::CalcTextSize(warp_sums).x <=
+             ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) {
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    ImGui::TextDisabled("%s", warp_sums);
+  } else if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%s", warp_sums);
+  }
   // The bar needs its own room below the flow when there are several blocks.
   const bool multi_block = cache.view.all_block_outputs.size() > 1;
-  const float bar_room = multi_block ? ImGui::GetTextLineHeightWithSpacing() + 62 * dpi_scale : 0;
+  const float bar_h = (short_panel ? 16 : 44) * dpi_scale;
+  const float bar_room =
+      multi_block ? (short_panel ? 0 : ImGui::GetTextLineHeightWithSpacing()) + bar_h + 14 * dpi_scale : 0;
   ImGui::BeginChild("flow", ImVec2(0, -bar_room), false,
                     fill ? ImGuiWindowFlags_NoBackground : ImGuiWindowFlags_HorizontalScrollbar);
   // What the steps played so far have written (a step animating in has not yet).
@@ -374,7 +404,7 @@ bool AppView::draw_block_view(bool fill) {
       view::block_progress(cache.view, playback.order(), playback.position(), playback.shown_step());
   draw_flow(*this, cache.view, progress, fill);
   ImGui::EndChild();
-  if (multi_block) draw_blocks_bar(*this, cache);
+  if (multi_block) draw_blocks_bar(*this, cache, bar_h, !short_panel);
   return true;
 }
 

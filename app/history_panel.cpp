@@ -68,8 +68,18 @@ const HistoryCache& cached_history(HistoryCache& cache, const Trace& trace, uint
 }
 
 
+// A legend entry continues the line it is on where it fits. Where it does
+// not, it starts a new line if the panel has height to spare; in a short
+// panel it is left out (the lane view's legend has the same colours), as the
+// table's rows need the height more than a cut-off word.
 void legend_box(ImU32 colour, const char* label) {
   float h = ImGui::GetTextLineHeight();
+  const float width = h + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(label).x;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetCursorScreenPos().x + width > right) {
+    if (ImGui::GetContentRegionAvail().y < 14 * ImGui::GetTextLineHeightWithSpacing()) return;
+    ImGui::NewLine();
+  }
   ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + h, p.y + h), colour, 2.0f);
   ImGui::Dummy(ImVec2(h, h));
@@ -222,10 +232,15 @@ void AppView::draw_history_panel() {
     state.has_watches = show_watched = view::trace_has_watches(trace);
   }
   if (has_watches) {
-    if (ImGui::RadioButton(tr("watched values", "观察的变量"), show_watched)) show_watched = true;
-    ImGui::SameLine();
-    if (ImGui::RadioButton(tr("op results", "指令结果"), !show_watched)) show_watched = false;
-    ImGui::SameLine(0, ImGui::GetTextLineHeight());
+    // A narrow panel says "watches": both choices stay on one line.
+    const char* watched = tr("watched values", "观察的变量");
+    const char* ops = tr("op results", "指令结果");
+    if (radio_button_width(watched) + ImGui::GetStyle().ItemSpacing.x + radio_button_width(ops) >
+        ImGui::GetContentRegionAvail().x)
+      watched = tr("watches", "观察");
+    if (ImGui::RadioButton(watched, show_watched)) show_watched = true;
+    same_line_if_fits(radio_button_width(ops));
+    if (ImGui::RadioButton(ops, !show_watched)) show_watched = false;
   }
   const view::HistoryColumns which_columns =
       !has_watches ? view::HistoryColumns::All
@@ -253,7 +268,9 @@ void AppView::draw_history_panel() {
     first = std::clamp(std::max(current, 0) - kMaxStepColumns / 2, 0, columns - kMaxStepColumns);
   const int shown = std::min(columns, kMaxStepColumns);
 
-  ImGui::Text("block %u  ·  warp %u", step->block, step->warp);
+  const std::string where = "block " + std::to_string(step->block) + "  ·  warp " + std::to_string(step->warp);
+  if (has_watches) same_line_if_fits(ImGui::CalcTextSize(where.c_str()).x, ImGui::GetTextLineHeight());
+  ImGui::TextUnformatted(where.c_str());
   if (columns > shown) {
     ImGui::SameLine();
     ImGui::TextDisabled("(%d–%d / %d)", first + 1, first + shown, columns);  // 1-based, as the headers

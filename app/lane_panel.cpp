@@ -107,8 +107,8 @@ FittedText fit_value(ImFont* font, const std::string& value, DType type, float s
   if (fewer.text.empty()) {
     // Not one character at the floor's size (a narrow cell at 1024x600): an
     // empty cell reads as no value, so the fewest characters that say one
-    // ("7…", "101") below the floor.
-    for (int chars = 2; fewer.text.empty() && chars <= 6; ++chars) fewer = view::cell_text(value, type, chars * glyph, glyph);
+    // ("7…", "101") below the floor (view::fewest_cell_text).
+    fewer = view::fewest_cell_text(value, type);
     const ImVec2 two = font->CalcTextSizeA(floor, FLT_MAX, 0.0f, fewer.text.c_str());
     const float small = floor * std::min({1.0f, box_w / std::max(two.x, 1.0f), box_h / std::max(two.y, 1.0f)});
     return {fewer.text, small, true};

@@ -43,4 +43,17 @@ void text_fitted(const std::string& text, bool disabled) {
   if (shown != text && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());
 }
 
+void same_line_if_fits(float width, float spacing) {
+  const float gap = spacing < 0 ? ImGui::GetStyle().ItemSpacing.x : spacing;
+  const float line_end = ImGui::GetItemRectMax().x + gap + width;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (line_end <= right) ImGui::SameLine(0, gap);
+}
+
+float radio_button_width(const char* label) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float box = ImGui::GetFrameHeight();
+  return box + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
 }  // namespace warpviz::app

@@ -20,6 +20,15 @@ std::string text_fitting(const std::string& text, float width);
 // draws it dimmed, as TextDisabled.
 void text_fitted(const std::string& text, bool disabled = false);
 
+// ImGui::SameLine(0, spacing) when an item `width` wide still fits on the
+// line after the last one; otherwise the next item starts a new line, so a
+// narrow panel wraps its row of controls rather than cutting the last.
+// spacing < 0 means the style's item spacing.
+void same_line_if_fits(float width, float spacing = -1.0f);
+
+// The width ImGui gives a radio button or checkbox labelled `label`.
+float radio_button_width(const char* label);
+
 // A filled, rounded box behind whatever `body` draws: the draw list's channels
 // put the box under the text, whose height is only known afterwards.
 template <typename Body>

@@ -2,6 +2,7 @@
  * Bit intrinsics per lane: __popc, __ffs, __clz, __brev and __fns. Scenario bits.
  * Not warp collectives, but the building blocks of ballot arithmetic
  * (__ffs(ballot) - 1, __popc(ballot & lanes below), coalesced groups' __fns).
+ * Each result is a watched variable, one step per intrinsic.
  */
 #include "warpviz/record.cuh"
 #include "warpviz/session.h"
@@ -10,11 +11,23 @@ __global__ void bits_kernel(const unsigned* input, unsigned fns_mask, int fns_of
                             int* clz_out, unsigned* brev_out, unsigned* fns_out) {
     int lane = threadIdx.x % 32;
     unsigned x = input[lane];
-    popc_out[lane] = __popc(x);
-    ffs_out[lane] = __ffs(int(x));          // 1-based; __ffs(0) = 0
-    clz_out[lane] = __clz(int(x));          // __clz(0) = 32
-    brev_out[lane] = __brev(x);
-    fns_out[lane] = __fns(fns_mask, unsigned(lane), fns_offset);   // 0xffffffff when there is no such bit
+    // Per-lane intrinsics are no warp steps: each result is watched, so the
+    // lanes, the timeline and presentation mode have a step to show for it.
+    int popc = __popc(x);
+    WARPVIZ_WATCH(popc);
+    int ffs = __ffs(int(x));                // 1-based; __ffs(0) = 0
+    WARPVIZ_WATCH(ffs);
+    int clz = __clz(int(x));                // __clz(0) = 32
+    WARPVIZ_WATCH(clz);
+    unsigned brev = __brev(x);
+    WARPVIZ_WATCH(brev);
+    unsigned fns = __fns(fns_mask, unsigned(lane), fns_offset);   // 0xffffffff when there is no such bit
+    WARPVIZ_WATCH(fns);
+    popc_out[lane] = popc;
+    ffs_out[lane] = ffs;
+    clz_out[lane] = clz;
+    brev_out[lane] = brev;
+    fns_out[lane] = fns;
 }
 
 // ==================== 主机端: what warpviz-cli runs ====================

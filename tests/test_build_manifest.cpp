@@ -18,30 +18,19 @@
 
 #include "warpviz/build_manifest.h"
 #include "warpviz/user_file.h"
+#include "temp_dir.h"
 
 using namespace warpviz::user;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct CacheSandbox {
-  fs::path path;
-  explicit CacheSandbox(const std::string& tag)
-      : path(fs::temp_directory_path() / ("warpviz-deps-" + tag + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(path);
-    fs::create_directories(path);
+// A temporary folder that is also the compile cache's, for one test.
+struct CacheSandbox : warpviz::testing_support::TempDir {
+  explicit CacheSandbox(const std::string& tag) : TempDir("deps-" + tag) {
     ::setenv("WARPVIZ_CACHE_DIR", (path / "cache").c_str(), 1);
   }
-  ~CacheSandbox() {
-    ::unsetenv("WARPVIZ_CACHE_DIR");
-    fs::remove_all(path);
-  }
-  fs::path write(const std::string& name, const std::string& text) const {
-    const fs::path file = path / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::binary | std::ios::trunc) << text;
-    return file;
-  }
+  ~CacheSandbox() { ::unsetenv("WARPVIZ_CACHE_DIR"); }
 };
 
 // A whole program that prints VALUE, which some header defines.

@@ -14,24 +14,14 @@
 
 #include "warpviz/cache_folder.h"
 #include "warpviz/user_file.h"
+#include "temp_dir.h"
 
 using namespace warpviz::user;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& tag)
-      : path(fs::temp_directory_path() / ("warpviz-" + tag + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
+using warpviz::testing_support::TempDir;
 
 // Sets (or with nullptr unsets) a variable for one scope, then puts it back.
 struct ScopedEnv {

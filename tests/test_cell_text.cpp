@@ -98,6 +98,37 @@ TEST_CASE("no glyph width means no width limit", "[view][cell_text]") {
   CHECK(cell_text("7.8699994", DType::F32, 1, -1).text == "7.87" + kMark);
 }
 
+TEST_CASE("a shared-memory address is never cut: its number alone where the @ does not fit", "[view][cell_text]") {
+  // At 1024x600 the bank scenario's 32 addresses all showed a bare "…".
+  CHECK(cell_text("@128", DType::U32, 4 * kGlyph, kGlyph).text == "@128");
+  CHECK_FALSE(cell_text("@128", DType::U32, 4 * kGlyph, kGlyph).shortened);
+  const CellText number = cell_text("@128", DType::U32, 3 * kGlyph, kGlyph);
+  CHECK(number.text == "128");
+  CHECK(number.shortened);
+  CHECK(cell_text("@128", DType::U32, 2 * kGlyph, kGlyph).text.empty());
+  // Drawn smaller, the whole number: never "1…" or "…".
+  CHECK(fewest_cell_text("@3968", DType::U32).text == "3968");
+}
+
+TEST_CASE("the fewest characters of a value are never an empty cell", "[view][cell_text]") {
+  // Where not one character fits, the panel draws these smaller: each says
+  // something of the value, and is marked when it is not all of it.
+  CHECK(fewest_cell_text("12.8", DType::F32).text == "13");
+  CHECK(fewest_cell_text("12.8", DType::F32).shortened);
+  CHECK(fewest_cell_text("0x40fbd70a", DType::F32).text == kMark + "a");
+  CHECK(fewest_cell_text("1234567", DType::I32).text == "1M");
+  const CellText whole = fewest_cell_text("-12", DType::I32);  // no shorter honest form
+  CHECK(whole.text == "-12");
+  CHECK_FALSE(whole.shortened);
+  CHECK(fewest_cell_text("7", DType::I32).text == "7");
+  for (const char* value : {"7.8699994", "-0.333333343", "1e-05", "0xffffffff", "-2147483648", "496"}) {
+    INFO(value);
+    const CellText fewest = fewest_cell_text(value, DType::F32);
+    CHECK_FALSE(fewest.text.empty());
+    CHECK(utf8_length(fewest.text) <= utf8_length(value));
+  }
+}
+
 TEST_CASE("the tooltip's exact value is the round-trip decimal and the bits", "[view][cell_text]") {
   CHECK(exact_value_text(DType::F32, std::bit_cast<uint32_t>(7.8699994f)) == "7.8699994 (0x40fbd709)");
   CHECK(exact_value_text(DType::I32, 0xfffffffdu) == "-3 (0xfffffffd)");

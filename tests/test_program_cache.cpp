@@ -12,21 +12,14 @@
 
 #include "warpviz/program_cache.h"
 #include "warpviz/user_file.h"
+#include "temp_dir.h"
 
 using namespace warpviz;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& tag)
-      : path(fs::temp_directory_path() / ("warpviz-" + tag + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+using warpviz::testing_support::TempDir;
 
 std::string key(int n) {
   std::string k = std::to_string(n);

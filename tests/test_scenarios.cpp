@@ -753,6 +753,26 @@ TEST_CASE("bits: cases 25 and 26", "[scenario][bits][semantics]") {
   CHECK(out_ints(b)[3] == 32);
 }
 
+TEST_CASE("bits records one watch per intrinsic holding each lane's output", "[scenario][bits]") {
+  // Prepare / Run: the per-lane intrinsics are no warp steps; their watches
+  // are what the lanes, the timeline and presentation mode show.
+  const Trace t = run("bits", {}, "random:7");
+  // Verify: popc, ffs, clz, brev, fns in the kernel's order, every lane's
+  // value the one it wrote out.
+  const std::vector<std::pair<std::string, std::string>> order = {
+      {"popc", "out"}, {"ffs", "ffs"}, {"clz", "clz"}, {"brev", "brev"}, {"fns", "fns"}};
+  REQUIRE(t.steps.size() == order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    INFO(order[i].first);
+    const TraceStep step = t.steps[i];
+    CHECK(step.op == Op::Watch);
+    CHECK(watch_name(step.args) == order[i].first);
+    CHECK(step.mask == 0xffffffffu);
+    const auto expected = out_bits(t, order[i].second);
+    for (int lane = 0; lane < 32; ++lane) CHECK(uint32_t(step.lanes[lane].out) == uint32_t(expected[size_t(lane)]));
+  }
+}
+
 // ---------------------------------------------------------------------------
 // The shuffle playground: every measured shuffle row through `shfl`
 // ---------------------------------------------------------------------------
@@ -878,7 +898,7 @@ TEST_CASE("every scenario runs with its defaults and records its source", "[scen
   for (const ScenarioSpec& spec : scenario_specs()) {
     INFO(spec.name);
     const Trace t = run(spec.name);
-    if (spec.name != "bits") CHECK(!t.steps.empty());  // bit intrinsics are per lane, not warp steps
+    CHECK(!t.steps.empty());  // bits too: its per-lane results are watched
     CHECK(t.output("out") != nullptr);
     CHECK(!t.meta.source_text.empty());
     CHECK(t.meta.source_text.find(spec.kernel) != std::string::npos);

@@ -39,6 +39,7 @@
 #include "warpviz/warp_paths.h"
 #include "divergent_traces.h"
 #include "trace_compare.h"
+#include "temp_dir.h"
 
 using namespace warpviz;
 
@@ -318,20 +319,7 @@ void reseal(std::string& s) {
   store_le64(s, s.size() - 8, wvt_checksum(s, s.size() - 8));
 }
 
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    std::random_device rd;
-    path = std::filesystem::temp_directory_path() /
-           ("warpviz_test_trace_io_" + std::to_string(rd()) + std::to_string(rd()));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
+using warpviz::testing_support::TempDir;
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

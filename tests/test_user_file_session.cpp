@@ -16,6 +16,7 @@
 #include "warpviz/user_source.h"
 #include "warpviz/view/play_order.h"
 #include "warpviz/view/user_file_session.h"
+#include "temp_dir.h"
 
 using namespace warpviz;
 using namespace warpviz::view;
@@ -29,18 +30,7 @@ std::string fixture(const std::string& name) { return std::string(WARPVIZ_TEST_U
 
 std::string read(const std::string& path) { return user::read_text_file(path); }
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "warpviz-session-XXXXXX").string();
-    REQUIRE(mkdtemp(tmpl.data()) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
+using warpviz::testing_support::TempDir;
 
 // Writes `text` and moves the file's time on by a second, so the save is seen
 // whatever the file system's time resolution.

@@ -28,6 +28,7 @@
 #include "warpviz/view/strings.h"
 #include "warpviz/view/vote_view.h"
 #include "divergent_traces.h"
+#include "temp_dir.h"
 
 using namespace warpviz;
 using namespace warpviz::view;
@@ -73,23 +74,7 @@ int32_t output_int(const Trace& t, const std::string& name, size_t i) {
 }
 
 // A fresh directory per test, removed afterwards.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("warpviz-test-view-" + std::to_string(::getpid()) + "-" +
-                                        std::to_string(counter()++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  static int& counter() {
-    static int n = 0;
-    return n;
-  }
-};
+using warpviz::testing_support::TempDir;
 
 }  // namespace
 

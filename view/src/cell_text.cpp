@@ -16,6 +16,11 @@ const std::string kMark = "\u2026";  // one character, in the app's font atlas (
 
 bool is_hex(const std::string& text) { return text.rfind("0x", 0) == 0; }
 
+// A shared-memory address as the lane view writes it: "@" and a byte offset.
+bool is_address(const std::string& text) {
+  return text.size() > 1 && text[0] == '@' && text.find_first_not_of("0123456789", 1) == std::string::npos;
+}
+
 // A whole finite decimal number ("12.8", "-1e-05"): its value in *out.
 bool parse_decimal(const std::string& text, double* out) {
   if (text.empty()) return false;
@@ -63,6 +68,14 @@ CellText cell_text(const std::string& value, DType dtype, float width_px, float 
   const float chars = width_px / glyph_width_px;
   const size_t max_chars = unlimited ? std::numeric_limits<size_t>::max() : chars >= 1 ? size_t(chars) : 0;
 
+  // An address is never cut (a cut one names another word): where "@128"
+  // does not fit, its number alone, marked; then nothing.
+  if (is_address(value)) {
+    if (value.size() <= max_chars) return {value, false};
+    if (value.size() - 1 <= max_chars) return {value.substr(1), true};
+    return {std::string(), true};
+  }
+
   // A float's digits past the fixed count go first, whatever the width.
   std::string text = value;
   bool shortened = false;
@@ -90,6 +103,16 @@ CellText cell_text(const std::string& value, DType dtype, float width_px, float 
   // No room for the text mark: the corner mark alone says it.
   if (shortened && utf8_length(text) <= max_chars) return {text, true};
   return {shortened_in(text, max_chars), true};
+}
+
+CellText fewest_cell_text(const std::string& value, DType dtype) {
+  const size_t length = utf8_length(value);
+  for (size_t chars = 1; chars < length; ++chars) {
+    CellText fewer = cell_text(value, dtype, float(chars), 1.0f);
+    if (!fewer.text.empty()) return fewer;
+  }
+  // Nothing shorter is honest ("-12" has no one-character form): all of it.
+  return cell_text(value, dtype, 0.0f, 0.0f);
 }
 
 std::string exact_value_text(DType dtype, uint64_t bits) {

@@ -27,6 +27,12 @@ struct CellText {
 // means no width limit; a width below one glyph (negative, NaN) leaves no room.
 CellText cell_text(const std::string& value, DType dtype, float width_px, float glyph_width_px);
 
+// The fewest characters that still say something of the value ("7…", "101",
+// "…a"), for a cell too narrow for even one character at its smallest
+// readable size: the panel draws these smaller rather than leave the cell
+// empty, which would read as no value. Never "" for a non-empty value.
+CellText fewest_cell_text(const std::string& value, DType dtype);
+
 // The exact value for a tooltip: the shortest decimal that reads back to the
 // same bits, and the bits in hex: "7.8699994 (0x40fbd70a)". Integers:
 // "-3 (0xfffffffd)". Bits wider than a 32-bit type show as 64-bit hex only.
