@@ -64,8 +64,8 @@ void guarded_free(void* ptr) {
 cudaError_t g_last_error = cudaSuccess;
 
 // One fixed area, so a file-scope `extern __shared__` pointer, set once at
-// start-up, stays right for every launch. The H200's largest opt-in block.
-constexpr size_t kMaxDynamicShared = 227 * 1024;
+// start-up, stays right for every launch: the H200's largest opt-in block.
+constexpr size_t kMaxDynamicShared = kMaxDynamicSharedBytes;
 
 size_t round_to_pages(size_t bytes) { return (bytes + page_size() - 1) / page_size() * page_size(); }
 
@@ -94,25 +94,6 @@ void size_dynamic_shared(size_t bytes) {
 }
 
 }  // namespace
-
-std::string launch_config_error(Dim3 grid, Dim3 block, size_t shared_bytes) {
-  char dims[160];
-  std::snprintf(dims, sizeof dims, "grid (%u,%u,%u), block (%u,%u,%u)", grid.x, grid.y, grid.z, block.x, block.y,
-                block.z);
-  const std::string config = "cudaErrorInvalidConfiguration: invalid configuration argument (";
-  // Each dimension first: their product may not even fit 64 bits.
-  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0)
-    return config + dims + ": a dimension is 0)";
-  if (block.x > 1024 || block.y > 1024 || block.z > 64 || block.count() > 1024)
-    return config + dims + ": sm_90 allows at most 1024 threads a block, 1024 x 1024 x 64)";
-  if (grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535)
-    return config + dims + ": sm_90 allows a grid of at most 2147483647 x 65535 x 65535 blocks)";
-  if (shared_bytes > kMaxDynamicShared)
-    return "cudaErrorInvalidValue: invalid argument (" + std::to_string(shared_bytes) +
-           " bytes of dynamic shared memory; sm_90 allows at most " + std::to_string(kMaxDynamicShared) +
-           " a block, with the opt-in)";
-  return "";
-}
 
 void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
                 const std::function<void()>& thread_body) {

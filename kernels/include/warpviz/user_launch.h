@@ -93,8 +93,10 @@ void finish_launch(int index, const char* kernel_name, Dim3 grid, Dim3 block, si
                    const std::function<void(void* host, const void* device, size_t bytes)>& read);
 // Ends the program with a report the parent shows as the run's error.
 [[noreturn]] void fail(const char* kind, const std::string& message, int exit_code);
+// The most dynamic shared memory an H200 gives one block, with the opt-in.
+constexpr size_t kMaxDynamicSharedBytes = 227 * 1024;
 // Why an sm_90 GPU refuses this launch, as the CUDA runtime's error name and
-// text ("" when it runs): the limits of an H200 (user_runtime_cpu.cpp).
+// text ("" when it runs): the limits of an H200 (launch_config.cpp).
 std::string launch_config_error(Dim3 grid, Dim3 block, size_t shared_bytes);
 // The kernel running now, for crash and time-limit reports (or null).
 void set_running_kernel(const char* name);
