@@ -347,6 +347,14 @@ bool register_allocation(void* base, size_t bytes, void* map, size_t map_bytes) 
   return true;
 }
 
+bool points_into_allocation(const void* p) {
+  const auto* byte = static_cast<const unsigned char*>(p);
+  for (size_t i = 0; i < g_allocation_count; ++i)
+    if (byte >= g_allocations[i].base && byte < g_allocations[i].base + std::max<size_t>(g_allocations[i].bytes, 1))
+      return true;
+  return false;
+}
+
 TakenAllocation take_allocation(const void* base) {
   for (size_t i = 0; i < g_allocation_count; ++i)
     if (g_allocations[i].base == base) {

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <string>
 
+#include "copy_back_log.h"
 #include "user_runtime_internal.h"
 
 namespace warpviz::user {
@@ -152,14 +153,24 @@ cudaError_t cudaFree(void* ptr) {
   return cudaSuccess;
 }
 cudaError_t cudaFreeHost(void* ptr) { return cudaFree(ptr); }
-cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
+namespace {
+// Copies back, logged for the corpus's comparisons (copy_back_log.h).
+cudaError_t copy(const char* api, void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
   if (int(kind) < 0 || int(kind) > 4) return set_error(cudaErrorInvalidMemcpyDirection);
   if (bytes && (!dst || !src)) return set_error(cudaErrorInvalidValue);
   if (bytes) std::memmove(dst, src, bytes);
+  const bool back = kind == cudaMemcpyDeviceToHost ||
+                    (kind == cudaMemcpyDefault && warpviz::user::points_into_allocation(src) &&
+                     !warpviz::user::points_into_allocation(dst));
+  if (back) warpviz::user::log_copy_back(api, dst, bytes);
   return cudaSuccess;
 }
+}  // namespace
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
+  return copy("cudaMemcpy", dst, src, bytes, kind);
+}
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t) {
-  return cudaMemcpy(dst, src, bytes, kind);
+  return copy("cudaMemcpyAsync", dst, src, bytes, kind);
 }
 cudaError_t cudaMemset(void* dst, int value, size_t bytes) {
   if (bytes && !dst) return set_error(cudaErrorInvalidValue);

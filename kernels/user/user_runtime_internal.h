@@ -16,6 +16,9 @@ struct TakenAllocation {
   bool found = false;
 };
 TakenAllocation take_allocation(const void* base);
+// Whether `p` points into a registered device allocation (cudaMemcpyDefault
+// tells a copy's direction by its pointers, as unified addressing does).
+bool points_into_allocation(const void* p);
 // The launch's dynamic shared memory: `bytes` usable from `base`, inaccessible
 // up to `end`, so crash reports can say a write went past it.
 void set_dynamic_shared_area(const void* base, size_t bytes, const void* end);

@@ -122,11 +122,15 @@ cudaError_t cudaMemcpyToSymbol(T& symbol, const void* src, size_t bytes, size_t 
   std::memcpy(reinterpret_cast<unsigned char*>(&symbol) + offset, src, bytes);
   return cudaSuccess;
 }
+namespace warpviz::user {
+void log_copy_back(const char* api, const void* host, size_t bytes);  // copy_back_log.h
+}
 template <class T>
 cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t bytes, size_t offset = 0,
                                  cudaMemcpyKind = cudaMemcpyDeviceToHost) {
   if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
   std::memcpy(dst, reinterpret_cast<const unsigned char*>(&symbol) + offset, bytes);
+  warpviz::user::log_copy_back("cudaMemcpyFromSymbol", dst, bytes);
   return cudaSuccess;
 }
 
