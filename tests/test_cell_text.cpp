@@ -35,6 +35,21 @@ TEST_CASE("a float with more significant digits than a cell shows is cut to four
   CHECK(f32_cell(-123.45f, 12).text == "-123.5" + kMark);
 }
 
+TEST_CASE("a large float shows its whole-number digits, then thousands, never a bare exponent", "[view][cell_text]") {
+  // A dot product's 10724 showed as "1e4" at 1600x900 beside 10320 in full.
+  const CellText whole = f32_cell(10724.0f, 8);
+  CHECK(whole.text == "10724");
+  CHECK_FALSE(whole.shortened);
+  const CellText fraction = f32_cell(10724.25f, 8);
+  CHECK(fraction.text == "10724" + kMark);
+  CHECK(fraction.shortened);
+  const CellText narrow = f32_cell(10724.0f, 4);
+  CHECK(narrow.text == "11k" + kMark);
+  CHECK(narrow.shortened);
+  CHECK(f32_cell(-52128.5f, 12).text == "-52128" + kMark);  // halves round to even, as %.0f does
+  CHECK(f32_cell(2.5e7f, 12).text == "2.5e7");              // past the whole digits: the exponent again
+}
+
 TEST_CASE("a float that fits whole is shown whole and unmarked", "[view][cell_text]") {
   const CellText plain = f32_cell(12.8f, 8);
   CHECK(plain.text == "12.8");

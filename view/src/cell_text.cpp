@@ -46,11 +46,40 @@ std::string significant(double v, int digits) {
   return text.substr(0, e) + "e" + (negative ? "-" : "") + exponent;
 }
 
+// Floats this large show their whole-number digits, not an exponent: a dot
+// product's 10724 reads as "10724", and in a narrow cell as "10.7k", where
+// four significant digits made it "1.072e4" and then "1e4".
+constexpr double kWholeDigitsFrom = 1e4, kWholeDigitsBelow = 1e7;
+
+bool shows_whole_digits(double v) { return std::fabs(v) >= kWholeDigitsFrom && std::fabs(v) < kWholeDigitsBelow; }
+
+// `v` rounded to a whole number, as "%.0f" writes it.
+std::string whole_number(double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
+}
+
+// `v` in thousands or millions with at most `decimals` decimals: "10.72k".
+std::string with_suffix(double v, int decimals) {
+  const bool millions = std::fabs(v) >= 999500;  // 999.5k rounds to 1000k: say 1M
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f%s", decimals, v / (millions ? 1e6 : 1e3), millions ? "M" : "k");
+  return buf;
+}
+
 // The longest shortened form of `text` in at most `chars` characters, ""
 // when none is honest (shorten_value's rules, with significant() for decimals).
 std::string shortened_in(const std::string& text, size_t chars) {
   double v = 0;
   if (!is_hex(text) && text.find_first_of(".e") != std::string::npos && parse_decimal(text, &v)) {
+    if (shows_whole_digits(v)) {
+      for (int decimals = 2; decimals >= 0; --decimals) {
+        const std::string s = with_suffix(v, decimals);
+        if (utf8_length(s) <= chars) return s;
+      }
+      return {};
+    }
     for (int digits = kCellSignificantDigits; digits >= 1; --digits) {
       const std::string s = significant(v, digits);
       if (utf8_length(s) <= chars) return s;
@@ -81,7 +110,7 @@ CellText cell_text(const std::string& value, DType dtype, float width_px, float 
   bool shortened = false;
   double v = 0;
   if (dtype_is_float(dtype) && !is_hex(value) && parse_decimal(value, &v)) {
-    const std::string capped = significant(v, kCellSignificantDigits);
+    const std::string capped = shows_whole_digits(v) ? whole_number(v) : significant(v, kCellSignificantDigits);
     double back = 0;
     if (parse_decimal(capped, &back) && back != v) {
       text = capped;
