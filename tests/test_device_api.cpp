@@ -225,3 +225,19 @@ TEST_CASE("__trap() ends the launch with a kernel error that names it", "[device
   CHECK(run.outcome == FileOutcome::KernelError);
   CHECK((run.message + run.program_output).find("__trap()") != std::string::npos);
 }
+
+TEST_CASE("mma.h: a 16x16x16 half tile with float accumulators, loaded and stored in both layouts",
+          "[device_api][wmma]") {
+  const auto v = run_cases("wmma_gemm.cu");
+  // D(i,j) = 2 * sum_k (i - k)(k + j) + 0.5 * i * j: small integers and halves,
+  // exact in half inputs and float sums whatever order the tensor core adds in.
+  check_cases(v, {
+      {"d0_0", 0xc51b0000, "2 * -1240 + 0 = -2480"},
+      {"d3_5", 0xc51a8800, "2 * -1240 + 7.5 = -2472.5"},
+      {"d15_15", 0x45970400, "2 * 2360 + 112.5 = 4832.5"},
+      {"d15_0", 0x448c0000, "2 * 560 + 0 = 1120"},
+      {"d7_12", 0xc46d8000, "2 * -496 + 42 = -950"},
+      {"tf32", 0x3f802000, "1 + 2^-11 is a tie at tf32's 10 bits: away from zero"},
+      {"tf32_below", 0x3f800000, "just below the tie: down"},
+  });
+}

@@ -37,9 +37,11 @@
 #define __CUDACC_VER_MAJOR__ 13
 #define __CUDACC_VER_MINOR__ 0
 #define __CUDACC_VER_BUILD__ 0
-// The include guard of CUDA's driver_types.h (cudaError_t and friends), which
-// cuda-samples' helper_cuda.h tests before it declares checkCudaErrors.
+// The include guards of CUDA's driver_types.h (cudaError_t and friends) and
+// cuda_runtime.h, which cuda-samples' helper_cuda.h tests before it declares
+// checkCudaErrors and findCudaDevice.
 #define __DRIVER_TYPES_H__
+#define __CUDA_RUNTIME_H__
 
 // ============================================================================
 // Device built-ins
