@@ -202,6 +202,7 @@ TEST_CASE("vector types, constants and the CUDA headers real code includes", "[d
       {"pi_f", 0x40490fdb, "CUDART_PI_F is the float nearest pi"},
       {"inf_f", 0x7f800000, "CUDART_INF_F"},
       {"cudacc_ver", 1, "__CUDACC_VER_MAJOR__ >= 9 picks the __shfl_*_sync path, as under nvcc 13"},
+      {"cuda_arch", 900, "device code is compiled for sm_90: __CUDA_ARCH__ is 900"},
   });
 }
 

@@ -37,6 +37,10 @@
 #define __CUDACC_VER_MAJOR__ 13
 #define __CUDACC_VER_MINOR__ 0
 #define __CUDACC_VER_BUILD__ 0
+// One compile serves host and device, and the device is an sm_90: kernels
+// that choose a path by `#if __CUDA_ARCH__ >= 700` take the H200's (nvcc's
+// host pass, which leaves it undefined, has no twin here).
+#define __CUDA_ARCH__ 900
 // The include guards of CUDA's driver_types.h (cudaError_t and friends) and
 // cuda_runtime.h, which cuda-samples' helper_cuda.h tests before it declares
 // checkCudaErrors and findCudaDevice.

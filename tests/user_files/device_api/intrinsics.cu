@@ -71,6 +71,9 @@ __global__ void cases(const float* zeros) {
   put("pi_f", __float_as_uint(CUDART_PI_F));
   put("inf_f", __float_as_uint(CUDART_INF_F));
   put("cudacc_ver", __CUDACC_VER_MAJOR__ >= 9);
+#if __CUDA_ARCH__ >= 900
+  put("cuda_arch", __CUDA_ARCH__);
+#endif
   put("align_float4", sizeof(float4) * 100 + alignof(float4));
   put("align_float3", sizeof(float3) * 100 + alignof(float3));
   put("align_longlong2", sizeof(longlong2) * 100 + alignof(longlong2));
