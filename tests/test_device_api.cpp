@@ -242,3 +242,17 @@ TEST_CASE("mma.h: a 16x16x16 half tile with float accumulators, loaded and store
       {"tf32_below", 0x3f800000, "just below the tie: down"},
   });
 }
+
+TEST_CASE("__shfl_down without a mask is refused as nvcc refuses it for sm_90, naming the replacement",
+          "[device_api][faults]") {
+  FileRequest request;
+  request.path = std::string(WARPVIZ_TEST_USER_FILES) + "/device_api/legacy_shfl.cu";
+  const FileRun run = run_user_file(request);
+  INFO(run.message << run.compiler_output);
+  CHECK(run.outcome == FileOutcome::CompileError);
+  bool named_at_user_line = false;
+  for (const Diagnostic& d : run.diagnostics)
+    if (d.severity == "error" && d.line == 4 && d.message.find("__shfl_down_sync(mask") != std::string::npos)
+      named_at_user_line = true;
+  CHECK(named_at_user_line);
+}
