@@ -109,6 +109,8 @@ TEST_CASE("half and bfloat16 arithmetic: one rounding to nearest even per operat
       {"bmul", 0x3f82, "(1 + 2^-7)^2 = 1 + 2^-6 + 2^-14 rounds to 1 + 2^-6"},
       {"bpair_sum_low", 0x4000, "the pair's halves add on their own: 1 + 1"},
       {"bpair_sum_high", 0x4080, "2 + 2"},
+      {"atomic_add_half", 0x4000, "atomicAdd on a __half: 1 + 1 = 2"},
+      {"shfl_half2", 0x40003c00, "a __half2 travels a shuffle as its 32 bits, x in the low half"},
       {"sizes", 244, "__half is 2 bytes, __half2 4, __nv_bfloat162 4-aligned"},
   });
 }
@@ -198,6 +200,7 @@ TEST_CASE("vector types, constants and the CUDA headers real code includes", "[d
       {"align_double4", 3216, "double4: 32 bytes, 16-aligned"},
       {"align_uchar4", 404, "uchar4: 4 bytes, 4-aligned"},
       {"make_float4_w", 0x40800000, "make_float4(1, 2, 3, 4).w is 4.0f"},
+      {"atomic_float4", 0x42300000ull + 0x40800000ull, "sm_90's float4 atomicAdd: w becomes 44.0f, returns the old 4.0f"},
       {"double_hi", 0x3ff00000, "the high word of 1.0"},
       {"pi_f", 0x40490fdb, "CUDART_PI_F is the float nearest pi"},
       {"inf_f", 0x7f800000, "CUDART_INF_F"},

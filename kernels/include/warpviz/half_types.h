@@ -217,6 +217,8 @@ inline __nv_bfloat16 __ushort_as_bfloat16(unsigned short u) { return __nv_bfloat
 inline __nv_bfloat16 __short_as_bfloat16(short s) { return __nv_bfloat16::from_bits(uint16_t(s)); }
 
 inline __half2 __halves2half2(__half a, __half b) { return __half2(a, b); }
+inline __half2 make_half2(__half a, __half b) { return __half2(a, b); }
+inline __nv_bfloat162 make_bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) { return __nv_bfloat162(a, b); }
 inline __half2 __half2half2(__half a) { return __half2(a, a); }
 inline __half2 __float2half2_rn(float f) { return __half2(__float2half(f), __float2half(f)); }
 inline __half2 __floats2half2_rn(float a, float b) { return __half2(__float2half(a), __float2half(b)); }

@@ -78,6 +78,18 @@ inline T atomicCAS(T* address, C compare, V value) {
   if (old == T(compare)) *address = T(value);
   return old;
 }
+// sm_90's vector atomicAdd (CUDA Programming Guide: float2 and float4, global
+// memory): each component added on its own; CUDA gives vector types no +.
+inline float2 atomicAdd(float2* address, float2 value) {
+  const float2 old = *address;
+  *address = float2{old.x + value.x, old.y + value.y};
+  return old;
+}
+inline float4 atomicAdd(float4* address, float4 value) {
+  const float4 old = *address;
+  *address = float4{old.x + value.x, old.y + value.y, old.z + value.z, old.w + value.w};
+  return old;
+}
 inline unsigned atomicInc(unsigned* address, unsigned limit) {
   const unsigned old = *address;
   *address = old >= limit ? 0u : old + 1u;

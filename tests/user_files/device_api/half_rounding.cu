@@ -66,6 +66,11 @@ __global__ void cases() {
   __nv_bfloat162 pair = __halves2bfloat162(b(0x3f80), b(0x4000));
   put("bpair_sum_low", __bfloat16_as_ushort(__low2bfloat16(pair + pair)));
   put("bpair_sum_high", __bfloat16_as_ushort(__high2bfloat16(pair + pair)));
+  __half acc = h(0x3c00);
+  atomicAdd(&acc, h(0x3c00));  // the generic atomicAdd with __half's +
+  put_h("atomic_add_half", acc);
+  __half2 shuffled = __shfl_xor_sync(0xffffffffu, make_half2(h(0x3c00), h(0x4000)), 0);
+  put("shfl_half2", __half_as_ushort(shuffled.x) | (unsigned(__half_as_ushort(shuffled.y)) << 16));
   put("sizes", unsigned(sizeof(__half) * 100 + sizeof(__half2) * 10 + alignof(__nv_bfloat162)));
 }
 

@@ -82,6 +82,9 @@ __global__ void cases(const float* zeros) {
   put("align_double4", sizeof(double4) * 100 + alignof(double4));
   put("align_uchar4", sizeof(uchar4) * 100 + alignof(uchar4));
   put("make_float4_w", __float_as_uint(make_float4(1, 2, 3, 4).w));
+  float4 sum4 = make_float4(1, 2, 3, 4);
+  const float4 old4 = atomicAdd(&sum4, make_float4(10, 20, 30, 40));
+  put("atomic_float4", __float_as_uint(sum4.w) + __float_as_uint(old4.w));
 }
 
 // bool and __half ride the shuffles as CUDA's int overload carries them.
