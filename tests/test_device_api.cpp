@@ -259,3 +259,12 @@ TEST_CASE("__shfl_down without a mask is refused as nvcc refuses it for sm_90, n
       named_at_user_line = true;
   CHECK(named_at_user_line);
 }
+
+TEST_CASE("a host variable named gridDim or blockDim shadows the built-in, as in CUDA", "[device_api][headers]") {
+  const auto v = run_cases("dims_named.cu");
+  check_cases(v, {
+      {"first", 2323, "gridDim (2, 3), blockDim 32: 2 * 1000 + 32 * 10 + 3"},
+      {"last", 2323, "every thread of the launch reads the same"},
+      {"host_grid", 23, "the host's own dim3 gridDim(2, 3) is untouched"},
+  });
+}

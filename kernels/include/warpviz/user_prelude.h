@@ -23,6 +23,14 @@
 // every standard header has declared the host's.
 #include "warpviz/device_math.h"
 #include "warpviz/removed_warp_intrinsics.h"
+#include "warpviz/launch_dims.h"
+
+// Names a host variable may take too, as in CUDA (launch_dims.h). The headers
+// above read the running thread's; they are the same for a whole launch.
+#undef gridDim
+#undef blockDim
+#define gridDim warpviz_launch_grid_dim
+#define blockDim warpviz_launch_block_dim
 
 // ============================================================================
 // Keywords the emulator has no use for
