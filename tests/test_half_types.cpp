@@ -70,3 +70,34 @@ TEST_CASE("__hadd, __hsub, __hmul, __hdiv, __hfma: one rounding of the exact res
     if (exact != 0) CHECK(__hfma(ha, hb, hc).__x == gpu_bits(_Float16(exact)));
   }
 }
+
+namespace {
+// bfloat16 is a float's top half: round to nearest even by adding just under
+// half of the dropped 16 bits, plus the kept part's last bit (ties to even).
+uint16_t bf16_reference(float f) {
+  const uint32_t u = __float_as_uint(f);
+  if (f != f) return 0x7fff;
+  return uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+float bf16_value(uint16_t b) { return __uint_as_float(uint32_t(b) << 16); }
+}  // namespace
+
+TEST_CASE("bfloat16 conversions and arithmetic round as the top half of a float, to nearest even",
+          "[device_api][half]") {
+  for (uint64_t u = 0; u < (1ull << 32); u += 4099) {
+    const float f = __uint_as_float(uint32_t(u));
+    INFO("float bits " << std::hex << u);
+    REQUIRE(__bfloat16_as_ushort(__float2bfloat16(f)) == bf16_reference(f));
+  }
+  Lcg rng{90};
+  for (int i = 0; i < 300000; ++i) {
+    const uint16_t x = rng.next(), y = rng.next();
+    const __nv_bfloat16 a = __ushort_as_bfloat16(x), b = __ushort_as_bfloat16(y);
+    const float fa = bf16_value(x), fb = bf16_value(y);
+    INFO(std::hex << x << " " << y);
+    // float holds 2p + 2 bits of an 8-bit format: one rounding after float's.
+    CHECK(__hadd(a, b).__x == bf16_reference(fa + fb));
+    CHECK(__hmul(a, b).__x == bf16_reference(fa * fb));
+    CHECK(__hdiv(a, b).__x == bf16_reference(fa / fb));
+  }
+}
