@@ -18,6 +18,7 @@
 
 #include "copy_back_log.h"
 #include "user_runtime_internal.h"
+#include "warpviz/launch_dims.h"
 
 namespace warpviz::user {
 
@@ -109,6 +110,8 @@ void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_by
   size_dynamic_shared(shared_bytes);
   Trace trace;
   set_running_kernel(kernel_name);
+  running_grid_dim = grid;  // the user file's gridDim and blockDim (launch_dims.h)
+  running_block_dim = block;
   try {
     // One OS thread: a user's kernel may share anything between blocks (its
     // atomics are plain read-modify-writes, extern __shared__ is one buffer,

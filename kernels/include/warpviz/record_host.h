@@ -52,16 +52,8 @@ inline constexpr int warpSize = 32;
 
 using dim3 = warpviz::Dim3;
 
-// The CUDA vector types the scenarios use, with CUDA's alignment (a uint4
-// load is one 16-byte access).
-struct alignas(8) uint2 {
-  unsigned x, y;
-};
-struct alignas(16) uint4 {
-  unsigned x, y, z, w;
-};
-inline uint2 make_uint2(unsigned x, unsigned y) { return uint2{x, y}; }
-inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return uint4{x, y, z, w}; }
+// CUDA's vector types (uint4, float2, ...), with CUDA's sizes and alignment.
+#include "warpviz/vector_types.h"
 
 // ============================================================================
 // [SECTION] Recorded warp intrinsics

@@ -19,6 +19,18 @@
 #include "warpviz/record.cuh"
 #include "warpviz/user_runtime.h"
 #include "warpviz/user_driver.h"  // here, so that it is precompiled too
+// Last: it routes fminf/fmaxf/fmin/fmax to the GPU's rule by macro, after
+// every standard header has declared the host's.
+#include "warpviz/device_math.h"
+#include "warpviz/removed_warp_intrinsics.h"
+#include "warpviz/launch_dims.h"
+
+// Names a host variable may take too, as in CUDA (launch_dims.h). The headers
+// above read the running thread's; they are the same for a whole launch.
+#undef gridDim
+#undef blockDim
+#define gridDim warpviz_launch_grid_dim
+#define blockDim warpviz_launch_block_dim
 
 // ============================================================================
 // Keywords the emulator has no use for
@@ -28,6 +40,21 @@
 #define __managed__
 #define __launch_bounds__(...)
 #define __grid_constant__
+
+// The nvcc the H200 references were built with (13.0): code that picks the
+// __shfl_*_sync path by `#if __CUDACC_VER_MAJOR__ >= 9` picks it here too.
+#define __CUDACC_VER_MAJOR__ 13
+#define __CUDACC_VER_MINOR__ 0
+#define __CUDACC_VER_BUILD__ 0
+// One compile serves host and device, and the device is an sm_90: kernels
+// that choose a path by `#if __CUDA_ARCH__ >= 700` take the H200's (nvcc's
+// host pass, which leaves it undefined, has no twin here).
+#define __CUDA_ARCH__ 900
+// The include guards of CUDA's driver_types.h (cudaError_t and friends) and
+// cuda_runtime.h, which cuda-samples' helper_cuda.h tests before it declares
+// checkCudaErrors and findCudaDevice.
+#define __DRIVER_TYPES_H__
+#define __CUDA_RUNTIME_H__
 
 // ============================================================================
 // Device built-ins
@@ -59,6 +86,18 @@ inline T atomicCAS(T* address, C compare, V value) {
   if (old == T(compare)) *address = T(value);
   return old;
 }
+// sm_90's vector atomicAdd (CUDA Programming Guide: float2 and float4, global
+// memory): each component added on its own; CUDA gives vector types no +.
+inline float2 atomicAdd(float2* address, float2 value) {
+  const float2 old = *address;
+  *address = float2{old.x + value.x, old.y + value.y};
+  return old;
+}
+inline float4 atomicAdd(float4* address, float4 value) {
+  const float4 old = *address;
+  *address = float4{old.x + value.x, old.y + value.y, old.z + value.z, old.w + value.w};
+  return old;
+}
 inline unsigned atomicInc(unsigned* address, unsigned limit) {
   const unsigned old = *address;
   *address = old >= limit ? 0u : old + 1u;
@@ -73,48 +112,7 @@ inline unsigned atomicDec(unsigned* address, unsigned limit) {
 inline void __threadfence() {}
 inline void __threadfence_block() {}
 inline void __threadfence_system() {}
-template <class T>
-inline T __ldg(const T* p) {
-  return *p;
-}
 
-// CUDA's integer min/max overloads for device code.
-inline int min(int a, int b) { return a < b ? a : b; }
-inline int max(int a, int b) { return a > b ? a : b; }
-inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
-inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
-inline long long min(long long a, long long b) { return a < b ? a : b; }
-inline long long max(long long a, long long b) { return a > b ? a : b; }
-inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
-inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
-inline float min(float a, float b) { return std::fmin(a, b); }
-inline float max(float a, float b) { return std::fmax(a, b); }
-inline double min(double a, double b) { return std::fmin(a, b); }
-inline double max(double a, double b) { return std::fmax(a, b); }
-
-// Float intrinsics whose rounding is spelled out: nvcc never fuses these, so
-// they are exact here too (docs/floats.md).
-inline float __fadd_rn(float a, float b) { return a + b; }
-inline float __fsub_rn(float a, float b) { return a - b; }
-inline float __fmul_rn(float a, float b) { return a * b; }
-inline float __fdiv_rn(float a, float b) { return a / b; }
-inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
-inline float __fsqrt_rn(float a) { return std::sqrt(a); }
-inline double __dadd_rn(double a, double b) { return a + b; }
-inline double __dmul_rn(double a, double b) { return a * b; }
-inline double __fma_rn(double a, double b, double c) { return std::fma(a, b, c); }
-inline float __saturatef(float x) { return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
-inline int __float2int_rn(float x) { return int(std::nearbyint(x)); }
-inline int __float2int_rz(float x) { return int(x); }
-inline float __int2float_rn(int x) { return float(x); }
-inline float __uint2float_rn(unsigned x) { return float(x); }
-inline unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }
-inline int __float_as_int(float x) { return std::bit_cast<int>(x); }
-inline float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }
-inline float __int_as_float(int x) { return std::bit_cast<float>(x); }
-inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
-inline int __ffsll(long long x) { return __builtin_ffsll(x); }
-inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
 inline unsigned __lanemask_le() { return unsigned((2ull << ::warpviz::emu::current_thread().lane) - 1u); }
 inline unsigned __lanemask_eq() { return 1u << ::warpviz::emu::current_thread().lane; }
 inline unsigned __lanemask_gt() { return ~__lanemask_le(); }

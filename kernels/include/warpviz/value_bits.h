@@ -14,6 +14,15 @@ namespace warpviz {
 template <class T, class = void>
 struct ValueBits;
 
+// bool, char and short travel in a 32-bit register, as CUDA's int overloads
+// of __shfl_sync take them: sign- or zero-extended.
+template <class T>
+struct ValueBits<T, std::enable_if_t<std::is_integral_v<T> && sizeof(T) < 4>> {
+  static constexpr DType dtype = std::is_signed_v<T> ? DType::I32 : DType::U32;
+  static uint64_t to_bits(T v) { return uint64_t(uint32_t(int32_t(v))); }
+  static T from_bits(uint64_t b) { return T(uint32_t(b)); }
+};
+
 template <class T>
 struct ValueBits<T, std::enable_if_t<std::is_integral_v<T> && sizeof(T) == 4>> {
   static constexpr DType dtype = std::is_signed_v<T> ? DType::I32 : DType::U32;
