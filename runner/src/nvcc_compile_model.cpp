@@ -132,6 +132,11 @@ std::string nvcc_predefined_macros(UnitLanguage language) {
   define("CUDA_VERSION", "13000");
   define("CUDART_VERSION", "13000");
   if (language == UnitLanguage::Cuda) {
+    // nvcc includes cuda_runtime.h in every .cu file; code tests its guards
+    // (cuda-samples' helper_cuda.h keeps findCudaDevice under __CUDA_RUNTIME_H__).
+    define("__CUDA_RUNTIME_H__", "");
+    define("__CUDA_RUNTIME_API_H__", "");
+    define("__DRIVER_TYPES_H__", "");
     define("__CUDACC__", "1");
     define("__CUDA_ARCH__", "900");  // sm_90; host function bodies read it as undefined
   }

@@ -29,8 +29,9 @@ UnitLanguage unit_language(const std::string& path);
 
 // The macros nvcc defines, as #define lines for the top of a unit (after the
 // kit's prelude, whose headers test __CUDACC__ to tell nvcc from g++):
-// __CUDACC__ and __CUDA_ARCH__ for .cu units only; __NVCC__, CUDA_VERSION
-// and CUDART_VERSION (13.0) for both.
+// __CUDACC__, __CUDA_ARCH__ and the include guards of the cuda_runtime.h
+// nvcc includes for .cu units only; __NVCC__, CUDA_VERSION and
+// CUDART_VERSION (13.0) for both.
 std::string nvcc_predefined_macros(UnitLanguage language);
 
 // The text with every `__CUDA_ARCH__` in an #if, #elif, #ifdef or #ifndef
