@@ -179,9 +179,11 @@ TEST_CASE("template kernels launched with their arguments written out", "[user][
   const FileRun run = run_program({"template_launch.cu"});
   INFO(run.message << run.compiler_output << run.program_output);
   REQUIRE(run.ok());
-  // fill<256> writes 256 everywhere; scale<float, 4> multiplies 0.5*i by 4.
-  CHECK(contains(run.program_output, "fill 256 256, scale 2 62\n"));
-  REQUIRE(run.launches.size() == 2);
+  // fill<256> writes 256 everywhere; scale<float, 4> multiplies 0.5*i by 4;
+  // add, its T deduced as int from the launch's arguments, adds 1.
+  CHECK(contains(run.program_output, "fill 257 257, scale 2 62\n"));
+  REQUIRE(run.launches.size() == 3);
   CHECK(run.launches[0].meta.params.at("kernel") == "fill<256>");
   CHECK(run.launches[1].meta.params.at("kernel") == "scale<float,4>");
+  CHECK(run.launches[2].meta.params.at("kernel") == "add");
 }

@@ -143,6 +143,32 @@ std::string nvcc_predefined_macros(UnitLanguage language) {
   return out;
 }
 
+std::string warpviz_headers_first(const std::string& text) {
+  std::string out;
+  const std::string code = text.find("warpviz/") == std::string::npos ? std::string() : text;
+  size_t pos = 0;
+  while (pos < code.size()) {
+    size_t end = code.find('\n', pos);
+    if (end == std::string::npos) end = code.size();
+    size_t i = code.find_first_not_of(" \t", pos);
+    if (i < end && code[i] == '#') {
+      i = code.find_first_not_of(" \t", i + 1);
+      if (i < end && code.compare(i, 7, "include") == 0) {
+        i = code.find_first_not_of(" \t", i + 7);
+        if (i < end && (code[i] == '"' || code[i] == '<') && code.compare(i + 1, 8, "warpviz/") == 0) {
+          const size_t close = code.find(code[i] == '"' ? '"' : '>', i + 1);
+          // Only plain names: the line is written into the unit as it is.
+          const std::string name = close < end ? code.substr(i + 1, close - i - 1) : "";
+          if (!name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_./") == std::string::npos)
+            out += "#include \"" + name + "\"\n";
+        }
+      }
+    }
+    pos = end + 1;
+  }
+  return out;
+}
+
 std::string cuda_arch_for_host_bodies(const std::string& text) {
   if (text.find("__CUDA_ARCH__") == std::string::npos) return text;
   const std::string code = code_only(text);

@@ -342,7 +342,10 @@ Unit make_unit(const UserSource& src, const FileRequest& request, const Kit& kit
   Unit unit;
   const UnitLanguage language = unit_language(src.path);
   const std::string text = language == UnitLanguage::Cuda ? cuda_arch_for_host_bodies(src.text) : src.text;
-  unit.text = (kit.host_rewrite ? nvcc_predefined_macros(language) : std::string()) + "#line 1 " +
+  // The host code written for declared scenarios includes user_scenarios.h after the text.
+  const std::string warpviz_headers =
+      warpviz_headers_first(src.text) + (src.declares_scenarios ? "#include \"warpviz/user_scenarios.h\"\n" : "");
+  unit.text = (kit.host_rewrite ? warpviz_headers + nvcc_predefined_macros(language) : std::string()) + "#line 1 " +
               c_string(src.path) + "\n" + (kit.host_rewrite ? rewrite_for_host(text) : rewrite_launches(src.text)) +
               "\n";
   if (src.has_main || part_of_program) return unit;

@@ -34,6 +34,12 @@ UnitLanguage unit_language(const std::string& path);
 // CUDART_VERSION (13.0) for both.
 std::string nvcc_predefined_macros(UnitLanguage language);
 
+// `#include` lines for the warpviz headers the text includes itself
+// (`warpviz/session.h` in a file that declares its scenarios), to come before
+// nvcc_predefined_macros: warpviz's own headers read __CUDACC__ as "nvcc is
+// compiling this for a GPU", so they must be read before it is defined.
+std::string warpviz_headers_first(const std::string& text);
+
 // The text with every `__CUDA_ARCH__` in an #if, #elif, #ifdef or #ifndef
 // inside a host function's body made to read as undefined (`#ifdef` ->
 // `#if 0`, `defined(__CUDA_ARCH__)` -> 0, `__CUDA_ARCH__` -> 0), line for

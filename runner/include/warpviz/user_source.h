@@ -38,7 +38,9 @@ UserSource scan_user_source(const std::string& path, const std::string& text);
 // kept), so searches see code only.
 std::string code_only(const std::string& text);
 
-// `k<<<g, b, s>>>(args)` -> `k ->* ::warpviz::user::launch_config("k", g, b, s)(args)` and
+// `k<<<g, b, s>>>(args)` -> `::warpviz::user::kernel_call([&](const auto&... warpviz_args) {
+// k(warpviz_args...); }) ->* ::warpviz::user::launch_config("k", g, b, s)(args)` (k called as a
+// launch calls it: a template kernel deduces its arguments) and
 // `extern __shared__ T name[];` -> `T* const name = ::warpviz::user::dynamic_shared<T>();`,
 // keeping every newline where it was.
 std::string rewrite_for_host(const std::string& text);
