@@ -4,13 +4,17 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 #include <string>
 #include <vector>
 
 #include "cli_runner.h"
+#include "temp_dir.h"
 #include "warpviz/nvcc_compile_model.h"
 #include "warpviz/user_file.h"
+#include "warpviz/user_source.h"
 
 using namespace warpviz;
 using namespace warpviz::user;
@@ -186,4 +190,54 @@ TEST_CASE("template kernels launched with their arguments written out", "[user][
   CHECK(run.launches[0].meta.params.at("kernel") == "fill<256>");
   CHECK(run.launches[1].meta.params.at("kernel") == "scale<float,4>");
   CHECK(run.launches[2].meta.params.at("kernel") == "add");
+}
+
+TEST_CASE("launches in an included header are rewritten too, and the header stays a dependency", "[user][multi]") {
+  // Prepare: the fixture's folder copied, so that a header can be edited.
+  warpviz::testing_support::TempDir dir("multi");
+  for (const char* name : {"included_launch.cu", "launches/host_side.cuh", "launches/kernels.cuh"})
+    dir.write(name, read_text_file(fixture(name)));
+  // A file changed in the build's own clock tick counts as saved while building
+  // (not stored); the file system's clock is coarse, so the build starts a tick later.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  FileRequest request;
+  request.path = dir.file("included_launch.cu");
+  // Run: fill_from<int> (deduced) writes 20 + lane, doubled doubles it.
+  const FileRun run = run_user_file(request);
+  INFO(run.message << run.compiler_output);
+  REQUIRE(run.ok());
+  CHECK(contains(run.program_output, "values 40 102\n"));
+  REQUIRE(run.launches.size() == 2);
+  // The headers are the user's files, not their rewritten copies.
+  const std::string kernels = fs::weakly_canonical(dir.file("launches/kernels.cuh")).string();
+  CHECK(std::find(run.watched_files.begin(), run.watched_files.end(), kernels) != run.watched_files.end());
+  for (const std::string& w : run.watched_files) CHECK(!contains(w, "-headers"));
+
+  // Verify: an edit of the header two includes deep builds the program again.
+  const FileRun again = run_user_file(request);
+  INFO("saved while building: " << (run.saved_while_building.empty() ? "" : run.saved_while_building.front()));
+  CHECK(again.timing.cached);
+  std::string text = read_text_file(kernels);
+  text.replace(text.find("*= 2"), 4, "*= 3");
+  dir.write("launches/kernels.cuh", text);
+  const FileRun edited = run_user_file(request);
+  REQUIRE(edited.ok());
+  CHECK_FALSE(edited.timing.cached);
+  CHECK(contains(edited.program_output, "values 60 153\n"));
+}
+
+TEST_CASE("a byte order mark at the start of a file or a header it includes is no code", "[user][multi]") {
+  warpviz::testing_support::TempDir dir("bom");
+  const std::string bom = "\xEF\xBB\xBF";
+  dir.write("k.cuh", bom + "__global__ void one(int* v) { v[threadIdx.x] = 1; }\n"
+                           "inline void launch_one(int* v) { one<<<1, 32>>>(v); }\n");
+  dir.write("main.cu", bom + "#include <cstdio>\n#include \"k.cuh\"\n"
+                             "int main() { int* v; cudaMallocManaged(&v, 128); launch_one(v);\n"
+                             "  cudaDeviceSynchronize(); std::printf(\"v %d\\n\", v[31]); }\n");
+  FileRequest request;
+  request.path = dir.file("main.cu");
+  const FileRun run = run_user_file(request);
+  INFO(run.message << run.compiler_output);
+  REQUIRE(run.ok());
+  CHECK(contains(run.program_output, "v 1\n"));
 }

@@ -27,6 +27,7 @@
 #include <sstream>
 
 #include "child_process.h"
+#include "header_copies.h"
 #include "warpviz/build_manifest.h"
 #include "warpviz/cache_folder.h"
 #include "warpviz/nvcc_compile_model.h"
@@ -341,12 +342,13 @@ struct Unit {
 Unit make_unit(const UserSource& src, const FileRequest& request, const Kit& kit, bool part_of_program = false) {
   Unit unit;
   const UnitLanguage language = unit_language(src.path);
-  const std::string text = language == UnitLanguage::Cuda ? cuda_arch_for_host_bodies(src.text) : src.text;
+  const std::string own = without_byte_order_mark(src.text);
+  const std::string text = language == UnitLanguage::Cuda ? cuda_arch_for_host_bodies(own) : own;
   // The host code written for declared scenarios includes user_scenarios.h after the text.
   const std::string warpviz_headers =
       warpviz_headers_first(src.text) + (src.declares_scenarios ? "#include \"warpviz/user_scenarios.h\"\n" : "");
   unit.text = (kit.host_rewrite ? warpviz_headers + nvcc_predefined_macros(language) : std::string()) + "#line 1 " +
-              c_string(src.path) + "\n" + (kit.host_rewrite ? rewrite_for_host(text) : rewrite_launches(src.text)) +
+              c_string(src.path) + "\n" + (kit.host_rewrite ? rewrite_for_host(text) : rewrite_launches(own)) +
               "\n";
   if (src.has_main || part_of_program) return unit;
   if (src.declares_scenarios && request.kernel.empty()) {
@@ -569,7 +571,16 @@ bool compile_unit(const Kit& kit, const UserSource& src, const Unit& unit, const
                   std::optional<std::vector<std::string>>& deps, const fs::path& object) {
   const std::string name = "unit" + (index ? std::to_string(index) : std::string());
   const fs::path unit_file = work / (name + kit.unit_suffix);
-  write_file(unit_file, unit.text);
+  // The user's headers that launch kernels (or the like) are read as rewritten copies.
+  const fs::path header_folder = work / (name + "-headers");
+  HeaderCopies copies{unit.text, {}};
+  if (kit.host_rewrite) {
+    const bool cuda = unit_language(src.path) == UnitLanguage::Cuda;
+    copies = copy_rewritten_headers(src, unit.text, header_folder, [cuda](const std::string& text) {
+      return rewrite_for_host(cuda ? cuda_arch_for_host_bodies(text) : text);
+    });
+  }
+  write_file(unit_file, copies.unit_text);
   const fs::path dep_file = work / (name + ".d");
   std::vector<std::string> cc{kit.compiler};
   cc.insert(cc.end(), kit.compile_flags.begin(), kit.compile_flags.end());
@@ -588,7 +599,10 @@ bool compile_unit(const Kit& kit, const UserSource& src, const Unit& unit, const
   if (r.cancelled) b.cancelled = true;
   // Read even when the compile fails: live reload then watches the header
   // with the error.
-  const std::optional<std::vector<std::string>> listed = read_dependencies(dep_file, unit_file, unit.text);
+  std::optional<std::vector<std::string>> listed = read_dependencies(dep_file, unit_file, unit.text);
+  if (listed)
+    for (std::string& d : *listed)
+      if (const auto it = copies.originals.find(d); it != copies.originals.end()) d = it->second;
   if (!listed) {
     deps.reset();
   } else if (deps) {
@@ -602,6 +616,7 @@ bool compile_unit(const Kit& kit, const UserSource& src, const Unit& unit, const
   }
   std::error_code ec;
   fs::remove(dep_file, ec);
+  fs::remove_all(header_folder, ec);
   return r.started && r.exit_code == 0;
 }
 

@@ -494,6 +494,10 @@ std::string rewrite_for_host(const std::string& text) {
   return apply_edits(text, std::move(edits));
 }
 
+std::string without_byte_order_mark(const std::string& text) {
+  return text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? text.substr(3) : text;
+}
+
 std::string read_text_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream ss;

@@ -47,6 +47,10 @@ std::string rewrite_for_host(const std::string& text);
 // The launches only: what nvcc needs (it reads extern __shared__ itself).
 std::string rewrite_launches(const std::string& text);
 
+// The text without a leading UTF-8 byte order mark: the compiler skips one
+// only at the very start of a file, and warpviz writes `#line` before the text.
+std::string without_byte_order_mark(const std::string& text);
+
 // A file's whole text; empty when it cannot be read.
 std::string read_text_file(const std::string& path);
 
