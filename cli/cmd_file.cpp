@@ -31,7 +31,8 @@ const char* const kRunFileHelp = R"(usage: warpviz-cli run FILE.cu [MORE.cu|MORE
   emulator and records every warp operation of every kernel launch.
   Several files are one program, as nvcc builds `nvcc main.cpp scan.cu`: each
   is compiled on its own (a .cpp as host code) and all are linked; one has
-  main(). The program's argv[0] is the first file's stem ("main" for main.cpp).
+  main(). The program's argv[0] is "./NAME", NAME the first file's stem
+  ("./main" for main.cpp) or --program-name's.
   A file with a main() runs as the whole program it is (its output is shown,
   every launch recorded). A file with kernels only is launched by warpviz:
   const T* parameters are inputs, T* parameters outputs (recorded under their
@@ -58,6 +59,8 @@ const char* const kRunFileHelp = R"(usage: warpviz-cli run FILE.cu [MORE.cu|MORE
                         overflowed (default 200000)
   --launches N          stop a whole program once its Nth launch is recorded
                         (exit 0, with a note on stderr)
+  --program-name NAME   the program's name, as nvcc -o NAME gives it (argv[0]
+                        is ./NAME; default: the first file's stem)
   --backend B           cpu (the default for files) | auto
   -I DIR, -D NAME[=V], -U NAME, -l LIB, -L DIR, -std=c++NN
                         nvcc's options, passed on as nvcc would; -O*, -arch,
@@ -156,6 +159,10 @@ int run_run_file(const Args& args) {
       const auto n = parse_value(DType::U32, v);
       if (!n || *n == 0) throw UsageError("--max-steps " + v + ": a positive number");
       request.max_steps = *n;
+    } else if (a == "--program-name") {
+      request.program_name = option_value(args, i);
+      if (request.program_name.empty() || request.program_name.find('/') != std::string::npos)
+        throw UsageError("--program-name '" + request.program_name + "': a file name, without '/'");
     } else if (a == "--launches") {
       const std::string v = option_value(args, i);
       const auto n = parse_value(DType::U32, v);

@@ -56,12 +56,19 @@ TEST_CASE("several files: a .cpp main, a .cu of kernels and a .cpp reference mak
                     fs::path(fixture(name)).lexically_normal().string()) != run.watched_files.end());
 }
 
-TEST_CASE("several files: argv[0] is the first file's stem, not a path in the cache", "[user][multi]") {
+TEST_CASE("several files: argv[0] is ./ and the first file's stem, not a path in the cache", "[user][multi]") {
+  // As a shell in the program's folder starts it: the H200 references of
+  // cuda-samples print "./scan Starting..." (tests/corpus/reference/scan.out).
   FileRequest request;
   request.program_args = {"x", "y"};
   const FileRun run = run_program({"sum_main.cpp", "square.cu", "sum_gold.cpp"}, request);
   REQUIRE(run.ok());
-  CHECK(contains(run.program_output, "program sum_main, 2 argument(s)\n"));
+  CHECK(contains(run.program_output, "program ./sum_main, 2 argument(s)\n"));
+  // nvcc -o sums: the name chosen.
+  request.program_name = "sums";
+  const FileRun named = run_program({"sum_main.cpp", "square.cu", "sum_gold.cpp"}, request);
+  REQUIRE(named.ok());
+  CHECK(contains(named.program_output, "program ./sums, 2 argument(s)\n"));
 }
 
 TEST_CASE("several files: the second run of the same files comes from the cache", "[user][multi]") {
@@ -102,7 +109,7 @@ TEST_CASE("--launches 1 stops a program of two launches after the first", "[user
   REQUIRE(run.launches.size() == 1);
   CHECK(run.launches[0].meta.params.at("kernel") == "square");
   // It stopped inside square_then_add_one: main's last line never printed.
-  CHECK(contains(run.program_output, "program sum_main"));
+  CHECK(contains(run.program_output, "program ./sum_main"));
   CHECK_FALSE(contains(run.program_output, "total"));
 
   // A limit above the program's launches changes nothing.

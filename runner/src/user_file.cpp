@@ -1029,7 +1029,8 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   opts.on_time_limit = [](int pid) { kill(pid, SIGUSR1); };
   // The program's own name, as the shell gives it to `./scan`: programs print it.
   opts.executable = build.program.string();
-  std::vector<std::string> argv{fs::path(request.path).stem().string()};
+  std::vector<std::string> argv{
+      "./" + (request.program_name.empty() ? fs::path(request.path).stem().string() : request.program_name)};
   argv.insert(argv.end(), request.program_args.begin(), request.program_args.end());
   if (control.on_status) control.on_status("running");
   t0 = Clock::now();

@@ -68,7 +68,7 @@ def check(row, args):
     expected = program_lines(read(reference + ".out"))
     folder = os.path.join(args.corpus, row["folder"])
     command = [args.cli, "run", *row["sources"], *row["flags"], "--timeout", str(args.timeout),
-               "--", *row["args"]]
+               *(["--program-name", row["argv0"]] if row["argv0"] else []), "--", *row["args"]]
     start = time.monotonic()
     try:
         run = subprocess.run(command, cwd=folder, capture_output=True, timeout=args.timeout + 60)

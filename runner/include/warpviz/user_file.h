@@ -28,9 +28,12 @@ struct FileRequest {
   std::string path;  // the .cu file; of a program of several files, the first
   // A program of several files, as `nvcc main.cpp scan.cu` builds it: the
   // files after `path`, .cu or .cpp, each compiled as a unit of its own and
-  // linked with the others; one of them has main(). The program's name
-  // (argv[0]) is path's stem.
+  // linked with the others; one of them has main().
   std::vector<std::string> more_paths;
+  // The program's name, as `nvcc -o NAME` gives it; empty: path's stem. Its
+  // argv[0] is "./NAME", as a shell in its folder starts it (cuda-samples
+  // print "./scan Starting...").
+  std::string program_name;
   // Kernels only: which kernel ("reduce<float,256>" for a template); empty
   // for the file's only __global__ function.
   std::string kernel;
