@@ -112,6 +112,14 @@ TEST_CASE("--launches 1 stops a program of two launches after the first", "[user
   CHECK(contains(run.program_output, "program ./sum_main"));
   CHECK_FALSE(contains(run.program_output, "total"));
 
+  // A file of kernels only has no program to stop.
+  FileRequest kernels_only;
+  kernels_only.path = std::string(WARPVIZ_TEST_USER_FILES) + "/my_sum.cu";
+  kernels_only.max_launches = 1;
+  const FileRun refused = run_user_file(kernels_only);
+  CHECK(refused.outcome == FileOutcome::RequestError);
+  CHECK(contains(refused.message, "kernels only"));
+
   // A limit above the program's launches changes nothing.
   request.max_launches = 5;
   const FileRun all = run_program({"sum_main.cpp", "square.cu", "sum_gold.cpp"}, request);

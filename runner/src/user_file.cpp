@@ -932,6 +932,14 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   }
   const bool several = srcs.size() > 1;
   run.timing.scan_ms = ms_since(t0);
+  const bool whole_program = std::any_of(srcs.begin(), srcs.end(), [](const UserSource& s) { return s.has_main; });
+  if (request.max_launches && !whole_program) {
+    // warpviz's own host code records a kernel's outputs after its launch: it is never cut short.
+    run.outcome = FileOutcome::RequestError;
+    run.message = "--launches stops a whole program (a file with a main()); " + request.path +
+                  " has kernels only, which warpviz launches once";
+    return run;
+  }
   if (several) {
     // Several files make one program, as nvcc links them: no kernels-only
     // launch or scenario of warpviz's is written for them.
