@@ -100,12 +100,6 @@ void refuse_output_over_source(const std::string& out_path, const std::vector<st
   }
 }
 
-// What nvcc takes as a source: CUDA (.cu) or host C++ (.cpp, .cc, .cxx, .c).
-bool is_source_file(const std::string& arg) {
-  const std::string ext = fs::path(arg).extension().string();
-  return is_user_file(arg) || ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".c" || ext == ".C";
-}
-
 void print_launches(const user::FileRun& run) {
   for (size_t i = 0; i < run.launches.size(); ++i) {
     const Trace& t = run.launches[i];
@@ -121,6 +115,11 @@ void print_launches(const user::FileRun& run) {
 
 bool is_user_file(const std::string& arg) {
   return arg.size() > 3 && (arg.compare(arg.size() - 3, 3, ".cu") == 0 || arg.compare(arg.size() - 4, 4, ".cuh") == 0);
+}
+
+bool is_source_file(const std::string& arg) {
+  const std::string ext = fs::path(arg).extension().string();
+  return is_user_file(arg) || ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".c" || ext == ".C";
 }
 
 int run_run_file(const Args& args) {

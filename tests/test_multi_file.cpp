@@ -141,6 +141,11 @@ TEST_CASE("the CLI: several files, --launches with its note, -o over any unit re
   CHECK(over.exit_code == 2);
   CHECK(contains(over.out, "a source of this run"));
 
+  // A program of one .cpp file is a run of a file too, not a scenario's name.
+  const auto host_only = cli("run " + fixture("host_only.cpp"));
+  CHECK(host_only.exit_code == 0);
+  CHECK(contains(host_only.out, "back 3 1 4 1\n"));
+
   const auto stray = cli("run " + files + " 17");
   CHECK(stray.exit_code == 2);
   CHECK(contains(stray.out, "unexpected argument '17'"));
