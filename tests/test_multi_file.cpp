@@ -81,6 +81,8 @@ TEST_CASE("several files: the second run of the same files comes from the cache"
   const FileRun fewer = run_program({"sum_main.cpp", "square.cu"});
   CHECK(fewer.outcome == FileOutcome::CompileError);
   CHECK(contains(fewer.compiler_output, "gold_total"));
+  CHECK(contains(fewer.message, "the link failed: "));
+  CHECK(contains(fewer.message, "undefined reference"));
 }
 
 TEST_CASE("several files: a compile error names its own file and line", "[user][multi]") {

@@ -1005,14 +1005,22 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   }
   if (!build.ok) {
     run.outcome = FileOutcome::CompileError;
-    for (const Diagnostic& d : run.diagnostics)
+    for (const Diagnostic& d : build.link_failed ? std::vector<Diagnostic>{} : run.diagnostics)
       if (d.severity == "error") {
         run.message = d.file + ":" + std::to_string(d.line) + (d.column ? ":" + std::to_string(d.column) : "") +
                       ": error: " + d.message;
         break;
       }
-    if (run.message.empty())
-      run.message = build.link_failed ? "the link failed:\n" + build.output : "the compiler failed:\n" + build.output;
+    if (build.link_failed) {
+      // The linker's first error (an undefined reference: a file or a library left out).
+      std::istringstream lines(build.output);
+      std::string first;
+      for (std::string line; first.empty() && std::getline(lines, line);)
+        if (line.find("error:") != std::string::npos || line.find("undefined reference") != std::string::npos)
+          first = line;
+      run.message = "the link failed: " + (first.empty() ? build.output : first);
+    }
+    if (run.message.empty()) run.message = "the compiler failed:\n" + build.output;
     return run;
   }
 
