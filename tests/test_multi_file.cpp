@@ -101,7 +101,7 @@ TEST_CASE("several files: one of them has main(), and no file is given twice", "
   CHECK(contains(twice.message, "given twice"));
 }
 
-TEST_CASE("--launches 1 stops a program of two launches after the first", "[user][multi]") {
+TEST_CASE("max_launches 1 (--launches 1) stops a program of two launches after the first", "[user][multi]") {
   FileRequest request;
   request.max_launches = 1;
   const FileRun run = run_program({"sum_main.cpp", "square.cu", "sum_gold.cpp"}, request);
