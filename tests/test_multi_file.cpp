@@ -92,6 +92,25 @@ TEST_CASE("several files: a compile error names its own file and line", "[user][
   CHECK(contains(run.message, "not_declared_anywhere"));
 }
 
+TEST_CASE("several files: a __device__ function defined in two files is a link error that says why",
+          "[user][multi]") {
+  // nvcc without -rdc compiles each .cu file's device code on its own, so
+  // this links there; one program on the CPU cannot hold both.
+  warpviz::testing_support::TempDir dir("dup");
+  dir.write("a.cu", "__device__ int twice(int x) { return 2 * x; }\n"
+                    "__global__ void a(int* p) { p[0] = twice(1); }\nvoid run_a(int* p) { a<<<1, 1>>>(p); }\n");
+  dir.write("b.cu", "__device__ int twice(int x) { return x + x; }\nvoid run_a(int*);\n"
+                    "int main() { int* p; cudaMallocManaged(&p, 4); run_a(p); return 0; }\n");
+  FileRequest request;
+  request.path = dir.file("b.cu");
+  request.more_paths = {dir.file("a.cu")};
+  const FileRun run = run_user_file(request);
+  REQUIRE(run.outcome == FileOutcome::CompileError);
+  CHECK(contains(run.message, "multiple definition"));
+  CHECK(contains(run.message, dir.file("a.cu")));  // the file, not an object in the cache
+  CHECK(contains(run.message, "static"));
+}
+
 TEST_CASE("several files: one of them has main(), and no file is given twice", "[user][multi]") {
   const FileRun none = run_program({"square.cu", "sum_gold.cpp"});
   CHECK(none.outcome == FileOutcome::RequestError);

@@ -706,6 +706,10 @@ Build compile(const Kit& kit, const std::vector<UserSource>& srcs, const std::ve
   if (!r.started || r.exit_code != 0) {
     if (!r.start_error.empty()) b.output += "cannot run the linker: " + r.start_error;
     b.link_failed = true;
+    // The linker names our objects in the cache; the user knows the files.
+    for (size_t i = 0; i < objects.size(); ++i)
+      for (size_t at; (at = b.output.find(objects[i].string())) != std::string::npos;)
+        b.output.replace(at, objects[i].string().size(), srcs[i].path);
     fs::remove_all(work, ec);
     return b;
   }
@@ -1019,6 +1023,12 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
         if (line.find("error:") != std::string::npos || line.find("undefined reference") != std::string::npos)
           first = line;
       run.message = "the link failed: " + (first.empty() ? build.output : first);
+      // nvcc without -rdc keeps each .cu file's device code to itself; here every unit's
+      // __device__ functions are host functions of one program.
+      if (first.find("multiple definition") != std::string::npos)
+        run.message += " (nvcc keeps each .cu file's __device__ functions to its own file; on the CPU emulator "
+                       "the files' functions are one program's, so a name defined in two files must be static "
+                       "or inline in both)";
     }
     if (run.message.empty()) run.message = "the compiler failed:\n" + build.output;
     return run;
