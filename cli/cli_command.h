@@ -29,6 +29,8 @@ int run_new_file(const Args& args);
 
 // A user's own kernel file (cmd_file.cpp): FILE.cu (or .cuh).
 bool is_user_file(const std::string& arg);
+// What nvcc takes as a source: that, or host C++ (.cpp, .cc, .cxx, .c).
+bool is_source_file(const std::string& arg);
 int run_run_file(const Args& args);
 int run_list_file(const std::string& path);
 int bench_reload(const Args& args);

@@ -25,10 +25,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* const kRunFileHelp = R"(usage: warpviz-cli run FILE.cu [options] [-- PROGRAM ARGS...]
+const char* const kRunFileHelp = R"(usage: warpviz-cli run FILE.cu [MORE.cu|MORE.cpp...] [options] [-- PROGRAM ARGS...]
 
   Compiles FILE.cu against warpviz's recording layer, runs it on the exact CPU
   emulator and records every warp operation of every kernel launch.
+  Several files are one program, as nvcc builds `nvcc main.cpp scan.cu`: each
+  is compiled on its own (a .cpp as host code) and all are linked; one has
+  main(). The program's argv[0] is "./NAME", NAME the first file's stem
+  ("./main" for main.cpp) or --program-name's.
   A file with a main() runs as the whole program it is (its output is shown,
   every launch recorded). A file with kernels only is launched by warpviz:
   const T* parameters are inputs, T* parameters outputs (recorded under their
@@ -53,14 +57,18 @@ const char* const kRunFileHelp = R"(usage: warpviz-cli run FILE.cu [options] [--
                         memory (512M, 8G; default a quarter of the machine's RAM)
   --max-steps N         steps recorded per launch before the trace is marked
                         overflowed (default 200000)
+  --launches N          stop a whole program once its Nth launch is recorded
+                        (exit 0, with a note on stderr)
+  --program-name NAME   the program's name, as nvcc -o NAME gives it (argv[0]
+                        is ./NAME; default: the first file's stem)
   --backend B           cpu (the default for files) | auto
   -I DIR, -D NAME[=V], -U NAME, -l LIB, -L DIR, -std=c++NN
                         nvcc's options, passed on as nvcc would; -O*, -arch,
                         -gencode, -lineinfo, -G, -Xcompiler ... are taken and
                         noted: they change nothing on the CPU emulator
   -o FILE               write the launch's trace (.json or .wvt); never written
-                        when the run fails, never over FILE.cu or a file it
-                        includes (exit 2)
+                        when the run fails, never over a source of the run or
+                        a file one includes (exit 2)
   --json                print the launch's trace as JSON on stdout (the program's
                         own output then goes to stderr)
   Exit: 0 ok, 2 a compile error or options that do not fit the file, 4 the
@@ -77,16 +85,19 @@ bool same_file(const std::string& a, const std::string& b) {
          sa.st_ino == sb.st_ino;
 }
 
-// -o naming the file or one of its #include "..." files would overwrite the
-// user's source with a trace: refused before anything runs.
-void refuse_output_over_source(const std::string& out_path, const std::string& source) {
-  if (out_path.empty() || !fs::is_regular_file(source)) return;
-  std::vector<std::string> sources{source};
-  const user::UserSource src = user::scan_user_source(source, user::read_text_file(source));
-  sources.insert(sources.end(), src.local_includes.begin(), src.local_includes.end());
-  for (const std::string& s : sources)
-    if (same_file(out_path, s))
-      throw UsageError("-o " + out_path + " is " + s + ", a source of this run; the trace would overwrite it");
+// -o naming a file of the run or one of their #include "..." files would
+// overwrite the user's source with a trace: refused before anything runs.
+void refuse_output_over_source(const std::string& out_path, const std::vector<std::string>& units) {
+  if (out_path.empty()) return;
+  for (const std::string& unit : units) {
+    if (!fs::is_regular_file(unit)) continue;
+    std::vector<std::string> sources{unit};
+    const user::UserSource src = user::scan_user_source(unit, user::read_text_file(unit));
+    sources.insert(sources.end(), src.local_includes.begin(), src.local_includes.end());
+    for (const std::string& s : sources)
+      if (same_file(out_path, s))
+        throw UsageError("-o " + out_path + " is " + s + ", a source of this run; the trace would overwrite it");
+  }
 }
 
 void print_launches(const user::FileRun& run) {
@@ -104,6 +115,11 @@ void print_launches(const user::FileRun& run) {
 
 bool is_user_file(const std::string& arg) {
   return arg.size() > 3 && (arg.compare(arg.size() - 3, 3, ".cu") == 0 || arg.compare(arg.size() - 4, 4, ".cuh") == 0);
+}
+
+bool is_source_file(const std::string& arg) {
+  const std::string ext = fs::path(arg).extension().string();
+  return is_user_file(arg) || ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".c" || ext == ".C";
 }
 
 int run_run_file(const Args& args) {
@@ -142,6 +158,15 @@ int run_run_file(const Args& args) {
       const auto n = parse_value(DType::U32, v);
       if (!n || *n == 0) throw UsageError("--max-steps " + v + ": a positive number");
       request.max_steps = *n;
+    } else if (a == "--program-name") {
+      request.program_name = option_value(args, i);
+      if (request.program_name.empty() || request.program_name.find('/') != std::string::npos)
+        throw UsageError("--program-name '" + request.program_name + "': a file name, without '/'");
+    } else if (a == "--launches") {
+      const std::string v = option_value(args, i);
+      const auto n = parse_value(DType::U32, v);
+      if (!n || *n == 0) throw UsageError("--launches " + v + ": a positive number of launches");
+      request.max_launches = *n;
     } else if (a == "--backend") {
       const std::string b = option_value(args, i);
       if (b == "cpu") request.backend = user::FileBackend::Cpu;
@@ -159,14 +184,19 @@ int run_run_file(const Args& args) {
       if (!error.empty()) throw UsageError(error);
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError("unknown option '" + a + "'");
+    } else if (!is_source_file(a)) {
+      throw UsageError("unexpected argument '" + a +
+                       "' (sources end in .cu or .cpp; program arguments go after --)");
     } else if (request.path.empty()) {
       request.path = a;
     } else {
-      throw UsageError("unexpected argument '" + a + "' (one file per run; program arguments go after --)");
+      request.more_paths.push_back(a);
     }
   }
 
-  refuse_output_over_source(out_path, request.path);
+  std::vector<std::string> units{request.path};
+  units.insert(units.end(), request.more_paths.begin(), request.more_paths.end());
+  refuse_output_over_source(out_path, units);
   if (const std::string noted = user::noted_options_line(request.compiler); !noted.empty())
     std::cerr << "warpviz-cli run: " << noted << "\n";
 
@@ -177,7 +207,8 @@ int run_run_file(const Args& args) {
 
   if (run.outcome == user::FileOutcome::CompileError) {
     std::cerr << run.compiler_output;
-    std::cerr << "warpviz-cli run: " << request.path << " did not compile (" << run.message << ")\n";
+    std::cerr << "warpviz-cli run: " << (request.more_paths.empty() ? request.path : "the program")
+              << " did not compile (" << run.message << ")\n";
     return 2;
   }
   if (run.outcome == user::FileOutcome::RequestError || run.outcome == user::FileOutcome::Unavailable) {
@@ -185,6 +216,9 @@ int run_run_file(const Args& args) {
     return 2;
   }
   const bool failed = run.outcome != user::FileOutcome::Ok;
+  if (run.stopped_at_launch_limit)
+    std::cerr << "warpviz-cli run: stopped the program after launch " << request.max_launches << " (--launches "
+              << request.max_launches << ")\n";
   if (failed) std::cerr << "warpviz-cli run: " << request.path << ": " << run.message << "\n";
   if (run.launches.empty()) {
     if (!failed) std::cerr << "warpviz-cli run: " << request.path << " launched no kernel; nothing was recorded\n";

@@ -138,7 +138,7 @@ int run_run(const Args& args) {
   // A user's own kernel file rather than a built-in scenario.
   for (const std::string& a : args) {
     if (a == "--") break;
-    if (is_user_file(a)) return run_run_file(args);
+    if (is_source_file(a)) return run_run_file(args);  // a program of .cpp files only, too
   }
   if (wants_help(args)) {
     std::cout << kRunHelp;

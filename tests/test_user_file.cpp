@@ -74,7 +74,8 @@ TEST_CASE("rewrite: launches and extern __shared__ keep every line where it was"
   const std::string out = rewrite_for_host(text);
   CHECK(std::count(out.begin(), out.end(), '\n') == std::count(text.begin(), text.end(), '\n'));
   CHECK(out.find("float* const smem = ::warpviz::user::dynamic_shared<float>();") != std::string::npos);
-  CHECK(out.find("k->* ::warpviz::user::launch_config(\"k\", grid, 256,\n    64 * sizeof(float))(a, b);") !=
+  CHECK(out.find("::warpviz::user::kernel_call([&](const auto&... warpviz_args) { k(warpviz_args...); }) ->* "
+                 "::warpviz::user::launch_config(\"k\", grid, 256,\n    64 * sizeof(float))(a, b);") !=
         std::string::npos);
   CHECK(out.find("// k<<<1, 1>>>() in a comment") != std::string::npos);
   CHECK(out.find("launch_config(\"ns::t<float,4>\", 1, 32)()") != std::string::npos);
@@ -113,7 +114,8 @@ TEST_CASE("scan and rewrite: long runs never overflow the stack, repeats stay li
   CHECK(kernels.kernels.back().line == 39'999);
   const std::string rewritten = rewrite_for_host(many);
   CHECK(std::count(rewritten.begin(), rewritten.end(), '\n') == 40'000);
-  CHECK(rewritten.find("k19999->* ::warpviz::user::launch_config(\"k19999\", 1, 32)();") != std::string::npos);
+  CHECK(rewritten.find("k19999(warpviz_args...); }) ->* ::warpviz::user::launch_config(\"k19999\", 1, 32)();") !=
+        std::string::npos);
   // Seconds at most even under a sanitizer; the quadratic version took minutes.
   CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 20.0);
 

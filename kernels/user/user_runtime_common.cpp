@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -412,6 +413,15 @@ void finish_launch(int index, const char* kernel_name, Dim3 grid, Dim3 block, si
   g_last_trace_file = "launch-" + std::to_string(index) + ".wvt";
   save_last_trace();
   write_launch_index(index, g_last_trace, g_last_trace_file);
+  // `--launches N`: the program ends here, its output flushed, as if done.
+  const char* limit = std::getenv("WARPVIZ_USER_MAX_LAUNCHES");
+  if (limit && std::strtoul(limit, nullptr, 10) > 0 && unsigned(index) + 1 >= std::strtoul(limit, nullptr, 10)) {
+    std::ofstream(out_path("launch_limit.txt")) << index + 1 << "\n";
+    std::fflush(nullptr);
+    std::cout.flush();
+    std::cerr.flush();
+    std::_Exit(0);
+  }
 }
 
 // ============================================================================

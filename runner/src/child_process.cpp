@@ -89,7 +89,8 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
     if (devnull >= 0) dup2(devnull, 0);
     for (const auto& [k, v] : options.env) setenv(k.c_str(), v.c_str(), 1);
     signal(SIGPIPE, SIG_DFL);
-    execvp(args[0], args.data());
+    if (options.executable.empty()) execvp(args[0], args.data());
+    else execv(options.executable.c_str(), args.data());
     const int err = errno;
     ssize_t w = write(exec_fds[1], &err, sizeof err);
     (void)w;
@@ -102,7 +103,7 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
     close(exec_fds[0]);
     if (pipe_fds[0] >= 0) close(pipe_fds[0]), close(pipe_fds[1]);
     waitpid(pid, nullptr, 0);
-    r.start_error = argv[0] + ": " + std::strerror(exec_errno);
+    r.start_error = (options.executable.empty() ? argv[0] : options.executable) + ": " + std::strerror(exec_errno);
     return r;
   }
   close(exec_fds[0]);

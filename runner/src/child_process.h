@@ -12,6 +12,9 @@
 namespace warpviz::user {
 
 struct ChildOptions {
+  // The file to run; empty: argv[0], looked up on PATH. Set, argv[0] is only
+  // the name the program sees (a user's program prints its own name).
+  std::string executable;
   std::vector<std::pair<std::string, std::string>> env;  // added to this process's
   double time_limit_s = 0;                                // 0: none
   // The resident memory of the child's whole process group (0: none). RSS

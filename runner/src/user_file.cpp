@@ -27,8 +27,10 @@
 #include <sstream>
 
 #include "child_process.h"
+#include "header_copies.h"
 #include "warpviz/build_manifest.h"
 #include "warpviz/cache_folder.h"
+#include "warpviz/nvcc_compile_model.h"
 #include "warpviz/program_cache.h"
 #include "warpviz/trace_io.h"
 #include "warpviz/user_source.h"
@@ -334,11 +336,21 @@ struct Unit {
 // The user's text, rewritten line for line under `#line 1 "k.cu"` so every
 // step and every diagnostic names the user's own lines; then, for a file of
 // kernels only, the host code for the chosen kernel.
-Unit make_unit(const UserSource& src, const FileRequest& request, const Kit& kit) {
+// On the CPU emulator, nvcc's macros come first and host function bodies
+// read __CUDA_ARCH__ as undefined (nvcc_compile_model.h); nvcc does both itself.
+// A unit of a program of several files is its text alone.
+Unit make_unit(const UserSource& src, const FileRequest& request, const Kit& kit, bool part_of_program = false) {
   Unit unit;
-  unit.text = "#line 1 " + c_string(src.path) + "\n" +
-              (kit.host_rewrite ? rewrite_for_host(src.text) : rewrite_launches(src.text)) + "\n";
-  if (src.has_main) return unit;
+  const UnitLanguage language = unit_language(src.path);
+  const std::string own = without_byte_order_mark(src.text);
+  const std::string text = language == UnitLanguage::Cuda ? cuda_arch_for_host_bodies(own) : own;
+  // The host code written for declared scenarios includes user_scenarios.h after the text.
+  const std::string warpviz_headers =
+      warpviz_headers_first(src.text) + (src.declares_scenarios ? "#include \"warpviz/user_scenarios.h\"\n" : "");
+  unit.text = (kit.host_rewrite ? warpviz_headers + nvcc_predefined_macros(language) : std::string()) + "#line 1 " +
+              c_string(src.path) + "\n" + (kit.host_rewrite ? rewrite_for_host(text) : rewrite_launches(own)) +
+              "\n";
+  if (src.has_main || part_of_program) return unit;
   if (src.declares_scenarios && request.kernel.empty()) {
     unit.text += "#line 1 \"<warpviz: host code for the file's scenarios>\"\n"
                  "#include \"warpviz/user_scenarios.h\"\n"
@@ -427,6 +439,8 @@ struct Build {
   // from here and removes the folder.
   fs::path unstored_dir;
   std::string refused;  // the cache folder or entry is unsafe: nothing was compiled or run
+  size_t failed_unit = 0;    // of a failed compile: the unit whose compiler failed
+  bool link_failed = false;  // every unit compiled; the link did not
 };
 
 // The compiler as a file: an upgrade changes its size or time, and with them
@@ -531,37 +545,94 @@ bool place_entry(const fs::path& work, const fs::path& dir) {
 }
 
 // The key of the first level: everything that is not a file the compiler
-// opens on its own (the unit's text, the command, the compiler); the
-// manifest in the entry lists those files.
-std::string first_level_key(const Kit& kit, const Unit& unit, const fs::path& user_dir,
+// opens on its own (every unit's text and folder, the command, the
+// compiler); the manifest in the entry lists those files.
+std::string first_level_key(const Kit& kit, const std::vector<UserSource>& srcs, const std::vector<Unit>& units,
                             const std::vector<std::string>& user_compile_args,
                             const std::vector<std::string>& user_link_args) {
   ContentKey key;
   key.add(kit.id);
   key.add(compiler_identity(kit.compiler));
-  key.add(kit.user_include_flag + " " + user_dir.string());
   for (const std::string& arg : user_compile_args) key.add("compile " + arg);
   for (const std::string& arg : user_link_args) key.add("link " + arg);
   key.add(kit.unit_suffix);
-  key.add(unit.text);
+  for (size_t i = 0; i < units.size(); ++i) {
+    key.add(kit.user_include_flag + " " + fs::absolute(srcs[i].path).parent_path().string());
+    key.add(units[i].text);
+  }
   key.add(fs::current_path().string());  // #line and relative names are relative to here
   return key.hex();
 }
 
-Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const CompilerOptions& options,
-              const RunControl& control, FileTiming& timing) {
+// One unit compiled to `object`; false when the compiler failed (its output
+// is in b.output). Its -MMD list joins b's dependencies.
+bool compile_unit(const Kit& kit, const UserSource& src, const Unit& unit, const fs::path& work, size_t index,
+                  const std::vector<std::string>& user_compile_args, const ChildOptions& opts, Build& b,
+                  std::optional<std::vector<std::string>>& deps, const fs::path& object) {
+  const std::string name = "unit" + (index ? std::to_string(index) : std::string());
+  const fs::path unit_file = work / (name + kit.unit_suffix);
+  // The user's headers that launch kernels (or the like) are read as rewritten copies.
+  const fs::path header_folder = work / (name + "-headers");
+  HeaderCopies copies{unit.text, {}};
+  if (kit.host_rewrite) {
+    const bool cuda = unit_language(src.path) == UnitLanguage::Cuda;
+    copies = copy_rewritten_headers(src, unit.text, header_folder, [cuda](const std::string& text) {
+      return rewrite_for_host(cuda ? cuda_arch_for_host_bodies(text) : text);
+    });
+  }
+  write_file(unit_file, copies.unit_text);
+  const fs::path dep_file = work / (name + ".d");
+  std::vector<std::string> cc{kit.compiler};
+  cc.insert(cc.end(), kit.compile_flags.begin(), kit.compile_flags.end());
+  cc.push_back("-include");
+  cc.push_back(kit.prelude);
+  cc.push_back(kit.user_include_flag);  // the file's own folder, for its #include "x.h"
+  cc.push_back(fs::absolute(src.path).parent_path().string());
+  for (const std::string& d : kit.include_dirs) cc.push_back("-I" + d);
+  // After the kit's folders, so that <cuda_runtime.h> stays the emulator's.
+  cc.insert(cc.end(), user_compile_args.begin(), user_compile_args.end());
+  // The compiler's own list of the files it read (g++ and nvcc both write it).
+  cc.insert(cc.end(), {"-MMD", "-MF", dep_file.string(), "-MT", "warpviz-unit"});
+  cc.insert(cc.end(), {"-c", unit_file.string(), "-o", object.string()});
+  ChildResult r = run_child(cc, opts);
+  b.output += r.start_error.empty() ? r.output : "cannot run the compiler: " + r.start_error;
+  if (r.cancelled) b.cancelled = true;
+  // Read even when the compile fails: live reload then watches the header
+  // with the error.
+  std::optional<std::vector<std::string>> listed = read_dependencies(dep_file, unit_file, unit.text);
+  if (listed)
+    for (std::string& d : *listed)
+      if (const auto it = copies.originals.find(d); it != copies.originals.end()) d = it->second;
+  if (!listed) {
+    deps.reset();
+  } else if (deps) {
+    for (const std::string& d : *listed)
+      if (std::find(deps->begin(), deps->end(), d) == deps->end()) deps->push_back(d);
+  }
+  if (listed) {
+    for (const std::string& d : *listed)
+      if (std::find(b.dependencies.begin(), b.dependencies.end(), d) == b.dependencies.end())
+        b.dependencies.push_back(d);
+  }
+  std::error_code ec;
+  fs::remove(dep_file, ec);
+  fs::remove_all(header_folder, ec);
+  return r.started && r.exit_code == 0;
+}
+
+Build compile(const Kit& kit, const std::vector<UserSource>& srcs, const std::vector<Unit>& units,
+              const CompilerOptions& options, const RunControl& control, FileTiming& timing) {
   Build b;
   const auto lookup_start = Clock::now();
   const std::vector<std::string> user_compile_args = compile_arguments(options);
   const std::vector<std::string> user_link_args = link_arguments(options);
-  const fs::path user_dir = fs::absolute(src.path).parent_path();
   const CacheFolder cache = user_cache_folder();
   if (!cache.problem.empty()) {
     b.refused = cache.problem;
     return b;
   }
   const fs::path dir = cache.path / (kit.host_rewrite ? "cpu" : "cuda") /
-                       first_level_key(kit, unit, user_dir, user_compile_args, user_link_args);
+                       first_level_key(kit, srcs, units, user_compile_args, user_link_args);
   b.program = dir / "program";
   std::error_code ec;
   b.refused = remove_unsafe_cache_entry(dir);  // a tampered entry goes, and is built again
@@ -578,7 +649,11 @@ Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const Com
   timing.lookup_ms = ms_since(lookup_start);
   // The files this build will likely read, hashed now: the old entry's and
   // our own scan's. A save during the build then shows as a new hash.
-  std::vector<std::string> expected(src.local_includes.begin(), src.local_includes.end());
+  std::vector<std::string> expected;
+  for (const UserSource& src : srcs) {
+    if (srcs.size() > 1) expected.push_back(fs::absolute(src.path, ec).lexically_normal().string());
+    expected.insert(expected.end(), src.local_includes.begin(), src.local_includes.end());
+  }
   if (cached)
     for (const ManifestDependency& d : cached->dependencies) expected.push_back(d.path);
   const std::map<std::string, std::string> before = hashes_before(expected);
@@ -590,59 +665,55 @@ Build compile(const Kit& kit, const UserSource& src, const Unit& unit, const Com
     b.output = "cannot create the cache folder " + work.string() + ": " + ec.message();
     return b;
   }
-  const fs::path unit_file = work / ("unit" + kit.unit_suffix);
-  write_file(unit_file, unit.text);
   // The build's start, in the file system's own clock: an input whose inode
   // changed at or after it may have been read in either version.
-  const std::optional<timespec> started = change_time(unit_file);
-  const fs::path dep_file = work / "unit.d";
+  write_file(work / "started", "");
+  const std::optional<timespec> started = change_time(work / "started");
+  fs::remove(work / "started", ec);
 
-  std::vector<std::string> cc{kit.compiler};
-  cc.insert(cc.end(), kit.compile_flags.begin(), kit.compile_flags.end());
-  cc.push_back("-include");
-  cc.push_back(kit.prelude);
-  cc.push_back(kit.user_include_flag);  // the file's own folder, for its #include "x.h"
-  cc.push_back(user_dir.string());
-  for (const std::string& d : kit.include_dirs) cc.push_back("-I" + d);
-  // After the kit's folders, so that <cuda_runtime.h> stays the emulator's.
-  cc.insert(cc.end(), user_compile_args.begin(), user_compile_args.end());
-  // The compiler's own list of the files it read (g++ and nvcc both write it).
-  cc.insert(cc.end(), {"-MMD", "-MF", dep_file.string(), "-MT", "warpviz-unit"});
-  cc.insert(cc.end(), {"-c", unit_file.string(), "-o", (work / "unit.o").string()});
   ChildOptions opts;
   opts.cancel = control.cancel;
   if (control.on_status) control.on_status("compiling");
   auto t0 = Clock::now();
-  ChildResult r = run_child(cc, opts);
-  timing.compile_ms = ms_since(t0);
-  b.output = r.start_error.empty() ? r.output : "cannot run the compiler: " + r.start_error;
-  if (r.cancelled) b.cancelled = true;
-  // Written even when the compile fails: live reload then watches the header
-  // with the error.
-  const std::optional<std::vector<std::string>> deps = read_dependencies(dep_file, unit_file, unit.text);
-  if (deps) b.dependencies = *deps;
-  if (!r.started || r.exit_code != 0) {
-    fs::remove_all(work, ec);
-    return b;
+  // A program of several files: every unit is the user's file, so each is a
+  // dependency of the others' entry (a single file's text is in the key).
+  std::optional<std::vector<std::string>> deps = std::vector<std::string>{};
+  if (srcs.size() > 1)
+    for (const UserSource& src : srcs) deps->push_back(fs::absolute(src.path, ec).lexically_normal().string());
+  std::vector<fs::path> objects;
+  for (size_t i = 0; i < units.size(); ++i) {
+    objects.push_back(work / ("unit" + std::to_string(i) + ".o"));
+    if (!compile_unit(kit, srcs[i], units[i], work, i, user_compile_args, opts, b, deps, objects.back())) {
+      b.failed_unit = i;
+      timing.compile_ms = ms_since(t0);
+      fs::remove_all(work, ec);
+      return b;
+    }
   }
-  std::vector<std::string> ld{kit.compiler, (work / "unit.o").string()};
+  timing.compile_ms = ms_since(t0);
+  std::vector<std::string> ld{kit.compiler};
+  for (const fs::path& o : objects) ld.push_back(o.string());
   ld.insert(ld.end(), kit.link_inputs.begin(), kit.link_inputs.end());
   ld.insert(ld.end(), kit.link_flags.begin(), kit.link_flags.end());
   ld.insert(ld.end(), user_link_args.begin(), user_link_args.end());
   ld.insert(ld.end(), {"-o", (work / "program").string()});
   if (control.on_status) control.on_status("linking");
   t0 = Clock::now();
-  r = run_child(ld, opts);
+  ChildResult r = run_child(ld, opts);
   timing.link_ms = ms_since(t0);
   b.output += r.output;
   if (r.cancelled) b.cancelled = true;
   if (!r.started || r.exit_code != 0) {
     if (!r.start_error.empty()) b.output += "cannot run the linker: " + r.start_error;
+    b.link_failed = true;
+    // The linker names our objects in the cache; the user knows the files.
+    for (size_t i = 0; i < objects.size(); ++i)
+      for (size_t at; (at = b.output.find(objects[i].string())) != std::string::npos;)
+        b.output.replace(at, objects[i].string().size(), srcs[i].path);
     fs::remove_all(work, ec);
     return b;
   }
-  fs::remove(work / "unit.o", ec);
-  fs::remove(dep_file, ec);
+  for (const fs::path& o : objects) fs::remove(o, ec);
   // Without the compiler's list the entry's inputs are unknown: run, not stored.
   bool storable = false;
   if (deps && started) {
@@ -706,24 +777,24 @@ std::string request_json(const FileRequest& request) {
 
 // "k.cu:7 (in my_sum)" for a program counter, by addr2line; empty when the
 // address is not in the user's file.
-std::string source_line_of(const fs::path& program, const std::string& pc, const UserSource& src) {
+std::string source_line_of(const fs::path& program, const std::string& pc, const std::vector<UserSource>& srcs) {
   ChildOptions opts;
   opts.time_limit_s = 5;
   const ChildResult r = run_child({"addr2line", "-e", program.string(), "-f", "-C", "-i", pc}, opts);
   if (!r.started || r.exit_code != 0) return "";
   std::istringstream lines(r.output);
   std::string function, where;
-  const std::string file_name = fs::path(src.path).filename().string();
   while (std::getline(lines, function) && std::getline(lines, where)) {
     const size_t colon = where.rfind(':');
     if (colon == std::string::npos) continue;
     const std::string file = where.substr(0, colon);
     std::string line = where.substr(colon + 1);
     line = line.substr(0, line.find(' '));
-    if (fs::path(file).filename() == file_name && line != "0" && line != "?") {
-      const size_t paren = function.find('(');
-      return src.path + ":" + line + " (in " + function.substr(0, paren) + ")";
-    }
+    for (const UserSource& src : srcs)
+      if (fs::path(file).filename() == fs::path(src.path).filename() && line != "0" && line != "?") {
+        const size_t paren = function.find('(');
+        return src.path + ":" + line + " (in " + function.substr(0, paren) + ")";
+      }
   }
   return "";
 }
@@ -731,13 +802,13 @@ std::string source_line_of(const fs::path& program, const std::string& pc, const
 // The fault report's text with its "pc 0x..." line turned into a source
 // line; a "waiting ..." line (threads that wait for the running one) goes to
 // `waiting`.
-std::string explain_report(const std::string& body, const fs::path& program, const UserSource& src,
+std::string explain_report(const std::string& body, const fs::path& program, const std::vector<UserSource>& srcs,
                            std::string* waiting = nullptr) {
   std::istringstream lines(body);
   std::string line, out, where;
   while (std::getline(lines, line)) {
     if (line.rfind("pc ", 0) == 0) {
-      where = source_line_of(program, line.substr(3), src);
+      where = source_line_of(program, line.substr(3), srcs);
       continue;
     }
     if (line.rfind("waiting ", 0) == 0) {
@@ -754,7 +825,11 @@ std::string explain_report(const std::string& body, const fs::path& program, con
 // [SECTION] Reading back what happened
 // ============================================================================
 
-void read_launches(const fs::path& run_dir, const UserSource& src, const FileRequest& request, FileRun& run) {
+// Each trace's source is the file that defines its kernel (the first file
+// when none of them declares it).
+void read_launches(const fs::path& run_dir, const std::vector<UserSource>& srcs, const FileRequest& request,
+                   FileRun& run) {
+  const UserSource& first = srcs.front();
   std::ifstream index(run_dir / "launches.jsonl");
   std::string line;
   std::string input_spec;
@@ -764,6 +839,15 @@ void read_launches(const fs::path& run_dir, const UserSource& src, const FileReq
     try {
       const nlohmann::json j = nlohmann::json::parse(line);
       Trace t = load_trace((run_dir / j.at("file").get<std::string>()).string());
+      const std::string kernel = kernel_base_name(j.value("kernel", std::string()));
+      const UserSource* defining = &first;
+      for (const UserSource& unit : srcs)
+        for (const KernelDecl& k : unit.kernels)
+          if (k.name == kernel || (kernel.size() > k.name.size() + 2 &&
+                                      kernel.compare(kernel.size() - k.name.size() - 2, std::string::npos,
+                                                     "::" + k.name) == 0))
+            defining = &unit;
+      const UserSource& src = *defining;
       std::error_code ec;
       t.meta.source_path = fs::absolute(src.path, ec).lexically_normal().string();
       t.meta.source_text = src.text;
@@ -780,7 +864,7 @@ void read_launches(const fs::path& run_dir, const UserSource& src, const FileReq
 
 // The file first, then what its build read, less the kit's own headers
 // (nobody edits those while a kernel reloads).
-std::vector<std::string> watched_files_of(const std::string& path, const std::vector<std::string>& deps,
+std::vector<std::string> watched_files_of(const std::vector<UserSource>& srcs, const std::vector<std::string>& deps,
                                           const Kit& kit) {
   std::vector<fs::path> kit_dirs{kit.dir, fs::path(kit.prelude).parent_path()};
   for (const std::string& d : kit.include_dirs) kit_dirs.emplace_back(d);
@@ -792,7 +876,8 @@ std::vector<std::string> watched_files_of(const std::string& path, const std::ve
     return false;
   };
   std::error_code ec;
-  std::vector<std::string> watched{fs::absolute(path, ec).lexically_normal().string()};
+  std::vector<std::string> watched;
+  for (const UserSource& src : srcs) watched.push_back(fs::absolute(src.path, ec).lexically_normal().string());
   for (const std::string& d : deps) {
     const fs::path file = fs::path(d).lexically_normal();
     if (!in_kit(file) && std::find(watched.begin(), watched.end(), file.string()) == watched.end())
@@ -828,16 +913,52 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   FileRun run;
   auto t0 = Clock::now();
   std::error_code ec;
-  if (!fs::is_regular_file(request.path, ec)) {
+  std::vector<std::string> paths{request.path};
+  paths.insert(paths.end(), request.more_paths.begin(), request.more_paths.end());
+  std::vector<UserSource> srcs;
+  for (const std::string& path : paths) {
+    if (!fs::is_regular_file(path, ec)) {
+      run.outcome = FileOutcome::RequestError;
+      run.message = path + ": no such file";
+      return run;
+    }
+    for (const UserSource& other : srcs)
+      if (fs::equivalent(other.path, path, ec)) {
+        run.outcome = FileOutcome::RequestError;
+        run.message = path + " is given twice (" + other.path + "): each file is one unit of the program";
+        return run;
+      }
+    srcs.push_back(scan_user_source(path, read_file(path)));
+    const UserSource& src = srcs.back();
+    for (const KernelDecl& k : src.kernels) run.kernels.push_back(k.name);
+    run.watched_files.push_back(fs::absolute(path, ec).lexically_normal().string());
+    run.watched_files.insert(run.watched_files.end(), src.local_includes.begin(), src.local_includes.end());
+  }
+  const bool several = srcs.size() > 1;
+  run.timing.scan_ms = ms_since(t0);
+  const bool whole_program = std::any_of(srcs.begin(), srcs.end(), [](const UserSource& s) { return s.has_main; });
+  if (request.max_launches && !whole_program) {
+    // warpviz's own host code records a kernel's outputs after its launch: it is never cut short.
     run.outcome = FileOutcome::RequestError;
-    run.message = request.path + ": no such file";
+    run.message = "--launches stops a whole program (a file with a main()); " + request.path +
+                  " has kernels only, which warpviz launches once";
     return run;
   }
-  const UserSource src = scan_user_source(request.path, read_file(request.path));
-  for (const KernelDecl& k : src.kernels) run.kernels.push_back(k.name);
-  run.watched_files.push_back(fs::absolute(request.path, ec).lexically_normal().string());
-  run.watched_files.insert(run.watched_files.end(), src.local_includes.begin(), src.local_includes.end());
-  run.timing.scan_ms = ms_since(t0);
+  if (several) {
+    // Several files make one program, as nvcc links them: no kernels-only
+    // launch or scenario of warpviz's is written for them.
+    const auto mains = std::count_if(srcs.begin(), srcs.end(), [](const UserSource& s) { return s.has_main; });
+    if (mains != 1 || request.list_scenarios || !request.scenario.empty() || !request.kernel.empty()) {
+      run.outcome = FileOutcome::RequestError;
+      run.message = mains == 0 ? "none of the " + std::to_string(srcs.size()) +
+                                     " files has a main(): files given together are linked into one program, "
+                                     "one of them its main()"
+                    : mains > 1 ? "more than one of the files has a main(): files given together are linked into "
+                                  "one program"
+                                : "--kernel, --scenario and list take one file; these files make one program";
+      return run;
+    }
+  }
 
   if (request.grid.count() == 0 || request.block.count() == 0) {
     run.outcome = FileOutcome::RequestError;
@@ -859,15 +980,18 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
     run.message = kit.problem;
     return run;
   }
-  const Unit unit = make_unit(src, request, kit);
-  if (!unit.problem.empty()) {
-    run.outcome = FileOutcome::RequestError;
-    run.message = unit.problem;
-    return run;
+  std::vector<Unit> units;
+  for (const UserSource& unit_src : srcs) {
+    units.push_back(make_unit(unit_src, request, kit, several));
+    if (!units.back().problem.empty()) {
+      run.outcome = FileOutcome::RequestError;
+      run.message = units.back().problem;
+      return run;
+    }
   }
-  Build build = compile(kit, src, unit, request.compiler, control, run.timing);
+  Build build = compile(kit, srcs, units, request.compiler, control, run.timing);
   UnstoredProgram unstored{build.unstored_dir};
-  if (!build.dependencies.empty()) run.watched_files = watched_files_of(request.path, build.dependencies, kit);
+  if (!build.dependencies.empty()) run.watched_files = watched_files_of(srcs, build.dependencies, kit);
   run.saved_while_building = build.saved_while_building;
   if (!build.refused.empty()) {
     run.outcome = FileOutcome::Unavailable;
@@ -875,7 +999,8 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
     return run;
   }
   run.compiler_output = build.output;
-  if (!build.ok) run.diagnostics = user_diagnostics(build.output, diagnostic_sources(kit, src));
+  // The unit whose compiler failed: its #line names it, its text has the columns.
+  if (!build.ok) run.diagnostics = user_diagnostics(build.output, diagnostic_sources(kit, srcs[build.failed_unit]));
   else run.diagnostics = parse_diagnostics(build.output);  // warnings: where the compiler says
   if (build.cancelled) {
     run.outcome = FileOutcome::Cancelled;
@@ -884,12 +1009,27 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   }
   if (!build.ok) {
     run.outcome = FileOutcome::CompileError;
-    for (const Diagnostic& d : run.diagnostics)
+    for (const Diagnostic& d : build.link_failed ? std::vector<Diagnostic>{} : run.diagnostics)
       if (d.severity == "error") {
         run.message = d.file + ":" + std::to_string(d.line) + (d.column ? ":" + std::to_string(d.column) : "") +
                       ": error: " + d.message;
         break;
       }
+    if (build.link_failed) {
+      // The linker's first error (an undefined reference: a file or a library left out).
+      std::istringstream lines(build.output);
+      std::string first;
+      for (std::string line; first.empty() && std::getline(lines, line);)
+        if (line.find("error:") != std::string::npos || line.find("undefined reference") != std::string::npos)
+          first = line;
+      run.message = "the link failed: " + (first.empty() ? build.output : first);
+      // nvcc without -rdc keeps each .cu file's device code to itself; here every unit's
+      // __device__ functions are host functions of one program.
+      if (first.find("multiple definition") != std::string::npos)
+        run.message += " (nvcc keeps each .cu file's __device__ functions to its own file; on the CPU emulator "
+                       "the files' functions are one program's, so a name defined in two files must be static "
+                       "or inline in both)";
+    }
     if (run.message.empty()) run.message = "the compiler failed:\n" + build.output;
     return run;
   }
@@ -904,6 +1044,7 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   ChildOptions opts;
   opts.env = {{"WARPVIZ_USER_OUT", run_dir.string()},
               {"WARPVIZ_USER_NAME", fs::path(request.path).filename().string()},
+              {"WARPVIZ_USER_MAX_LAUNCHES", std::to_string(request.max_launches)},
               {"WARPVIZ_USER_REQUEST", (run_dir / "request.json").string()},
               {"WARPVIZ_USER_MAX_STEPS", std::to_string(request.max_steps)}};
   opts.time_limit_s = request.time_limit_s;
@@ -912,7 +1053,10 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   opts.cancel = control.cancel;
   opts.output_fd = control.output_fd;
   opts.on_time_limit = [](int pid) { kill(pid, SIGUSR1); };
-  std::vector<std::string> argv{build.program.string()};
+  // The program's own name, as the shell gives it to `./scan`: programs print it.
+  opts.executable = build.program.string();
+  std::vector<std::string> argv{
+      "./" + (request.program_name.empty() ? fs::path(request.path).stem().string() : request.program_name)};
   argv.insert(argv.end(), request.program_args.begin(), request.program_args.end());
   if (control.on_status) control.on_status("running");
   t0 = Clock::now();
@@ -920,10 +1064,10 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   if (!r.started && !fs::exists(build.program, ec)) {
     // Another warpviz pruned the cache (or someone cleared it) between the
     // lookup and the start: build it again, once.
-    build = compile(kit, src, unit, request.compiler, control, run.timing);
+    build = compile(kit, srcs, units, request.compiler, control, run.timing);
     unstored.dir = build.unstored_dir;
     if (build.ok) {
-      argv[0] = build.program.string();
+      opts.executable = build.program.string();
       r = run_child(argv, opts);
     }
   }
@@ -933,7 +1077,8 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
 
   t0 = Clock::now();
   if (request.list_scenarios) run.declared_scenarios = read_file(run_dir / "scenarios.json");
-  read_launches(run_dir, src, request, run);
+  read_launches(run_dir, srcs, request, run);
+  run.stopped_at_launch_limit = fs::exists(run_dir / "launch_limit.txt", ec);
   run.timing.load_ms = ms_since(t0);
 
   // The program's own report: its first line is the kind, the rest the words.
@@ -943,7 +1088,7 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
     std::getline(fault, kind);
     std::ostringstream rest;
     rest << fault.rdbuf();
-    report = explain_report(rest.str(), build.program, src, &waiting);
+    report = explain_report(rest.str(), build.program, srcs, &waiting);
   }
   fs::remove_all(run_dir, ec);
 

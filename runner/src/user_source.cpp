@@ -369,7 +369,14 @@ size_t callee_start(const std::string& code, size_t at) {
 
 namespace {
 
-void add_launch_edits(const std::string& code, std::vector<Edit>& edits) {
+// `k<<<g, b>>>(args)`, for the host compiler (host_call) or for nvcc:
+//   host  `::warpviz::user::kernel_call([&](const auto&... warpviz_args) { k(warpviz_args...); })
+//          ->* ::warpviz::user::launch_config("k", g, b)(args)`: k is called as nvcc's
+//          launch calls it, so a template kernel deduces its arguments from them
+//          (`init<<<1, 32>>>(root, allocator)`) and an overload is picked by them;
+//   nvcc  `k ->* ::warpviz::user::launch_config("k", g, b)(args)`.
+// The callee stays where it was, so no line moves.
+void add_launch_edits(const std::string& code, std::vector<Edit>& edits, bool host_call) {
   for (size_t at = code.find("<<<"); at != std::string::npos; at = code.find("<<<", at + 3)) {
     // The matching >>>: the first at bracket depth 0.
     int depth = 0;
@@ -390,7 +397,12 @@ void add_launch_edits(const std::string& code, std::vector<Edit>& edits) {
     for (size_t i = start; i < at; ++i)
       if (!std::isspace(static_cast<unsigned char>(code[i]))) name += code[i];
     if (name.empty()) continue;
-    edits.push_back({at, 3, "->* ::warpviz::user::launch_config(\"" + name + "\", "});
+    if (host_call) {
+      edits.push_back({start, 0, "::warpviz::user::kernel_call([&](const auto&... warpviz_args) { "});
+      edits.push_back({at, 3, "(warpviz_args...); }) ->* ::warpviz::user::launch_config(\"" + name + "\", "});
+    } else {
+      edits.push_back({at, 3, "->* ::warpviz::user::launch_config(\"" + name + "\", "});
+    }
     edits.push_back({end, 3, ")"});
     at = end;
   }
@@ -439,14 +451,14 @@ std::string without_alignment(std::string type) {
 
 std::string rewrite_launches(const std::string& text) {
   std::vector<Edit> edits;
-  add_launch_edits(code_only(text), edits);
+  add_launch_edits(code_only(text), edits, false);
   return apply_edits(text, std::move(edits));
 }
 
 std::string rewrite_for_host(const std::string& text) {
   const std::string code = code_only(text);
   std::vector<Edit> edits;
-  add_launch_edits(code, edits);
+  add_launch_edits(code, edits, true);
 
   // `extern __shared__ TYPE NAME[];`, TYPE without ; { }: the first ';' after
   // `__shared__` ends it, and NAME[] stands just before that ';'.
@@ -480,6 +492,10 @@ std::string rewrite_for_host(const std::string& text) {
   }
 
   return apply_edits(text, std::move(edits));
+}
+
+std::string without_byte_order_mark(const std::string& text) {
+  return text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? text.substr(3) : text;
 }
 
 std::string read_text_file(const std::string& path) {

@@ -129,7 +129,7 @@ def check(row, args):
     expected = program_lines(read(reference + ".out"))
     folder = os.path.join(args.corpus, row["folder"])
     command = [args.cli, "run", *row["sources"], *row["flags"], "--timeout", str(args.timeout),
-               "--", *row["args"]]
+               *(["--program-name", row["argv0"]] if row["argv0"] else []), "--", *row["args"]]
     # The CPU run logs its copies back as the reference capture did (copy_back_log.cpp).
     scratch = tempfile.mkdtemp(prefix="warpviz-corpus-")
     env = dict(os.environ, WARPVIZ_D2H_LOG=os.path.join(scratch, "d2h"),

@@ -10,6 +10,7 @@
 #include <typeinfo>
 
 #include "fuzz_common.h"
+#include "warpviz/nvcc_compile_model.h"
 #include "warpviz/user_source.h"
 
 using namespace warpviz;
@@ -46,6 +47,7 @@ void check(const std::string& text) {
 
   if (newlines(rewrite_for_host(text)) != newlines(text)) fuzz::finding("rewrite_for_host moved lines");
   if (newlines(rewrite_launches(text)) != newlines(text)) fuzz::finding("rewrite_launches moved lines");
+  if (newlines(cuda_arch_for_host_bodies(text)) != newlines(text)) fuzz::finding("cuda_arch_for_host_bodies moved lines");
 }
 
 }  // namespace

@@ -46,15 +46,9 @@
 #define __CUDACC_VER_MAJOR__ 13
 #define __CUDACC_VER_MINOR__ 0
 #define __CUDACC_VER_BUILD__ 0
-// One compile serves host and device, and the device is an sm_90: kernels
-// that choose a path by `#if __CUDA_ARCH__ >= 700` take the H200's (nvcc's
-// host pass, which leaves it undefined, has no twin here).
-#define __CUDA_ARCH__ 900
-// The include guards of CUDA's driver_types.h (cudaError_t and friends) and
-// cuda_runtime.h, which cuda-samples' helper_cuda.h tests before it declares
-// checkCudaErrors and findCudaDevice.
-#define __DRIVER_TYPES_H__
-#define __CUDA_RUNTIME_H__
+// __CUDA_ARCH__, __CUDACC__ and CUDA's include guards are the runner's
+// (nvcc_compile_model.cpp): 900 in a .cu file's device code, undefined in host
+// code and .cpp files, as nvcc's two passes give.
 
 // ============================================================================
 // Device built-ins

@@ -175,6 +175,22 @@ void operator->*(void (*kernel)(Params...), const PendingLaunch<Args...>& launch
   run_launch(launch.name, launch.grid, launch.block, launch.shared, [&] { std::apply(kernel, converted); });
 }
 
+// `k<<<...>>>(args)` on the CPU (user_source.h): k is called in each thread
+// as nvcc's launch calls it, so a template kernel deduces its arguments from
+// them and an overloaded kernel is picked by them.
+template <class Call>
+struct KernelCall {
+  Call call;
+};
+template <class Call>
+KernelCall<Call> kernel_call(Call call) {
+  return {call};
+}
+template <class Call, class... Args>
+void operator->*(const KernelCall<Call>& kernel, const PendingLaunch<Args...>& launch) {
+  run_launch(launch.name, launch.grid, launch.block, launch.shared, [&] { std::apply(kernel.call, launch.args); });
+}
+
 // `extern __shared__ T name[];` becomes `T* const name = dynamic_shared<T>();`:
 // the launch's third <<< >>> argument, one fixed buffer, 128-byte aligned.
 void* dynamic_shared_memory();

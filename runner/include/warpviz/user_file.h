@@ -25,7 +25,15 @@ namespace warpviz::user {
 enum class FileBackend { Auto, Cpu, Cuda };
 
 struct FileRequest {
-  std::string path;  // the .cu file
+  std::string path;  // the .cu file; of a program of several files, the first
+  // A program of several files, as `nvcc main.cpp scan.cu` builds it: the
+  // files after `path`, .cu or .cpp, each compiled as a unit of its own and
+  // linked with the others; one of them has main().
+  std::vector<std::string> more_paths;
+  // The program's name, as `nvcc -o NAME` gives it; empty: path's stem. Its
+  // argv[0] is "./NAME", as a shell in its folder starts it (cuda-samples
+  // print "./scan Starting...").
+  std::string program_name;
   // Kernels only: which kernel ("reduce<float,256>" for a template); empty
   // for the file's only __global__ function.
   std::string kernel;
@@ -47,6 +55,8 @@ struct FileRequest {
   // default_memory_limit().
   uint64_t memory_limit_bytes = 0;
   size_t max_steps = 200000;  // per launch; past it the trace is marked overflowed
+  // A whole program is stopped (exit 0) once its Nth launch is recorded; 0: never.
+  size_t max_launches = 0;
 };
 
 enum class FileOutcome {
@@ -95,6 +105,7 @@ struct FileRun {
   // version of them) and was not cached; live reload runs it again.
   std::vector<std::string> saved_while_building;
   std::string backend;                       // "cpu" or "cuda": what ran
+  bool stopped_at_launch_limit = false;      // max_launches ended the program
   FileTiming timing;
 
   bool ok() const { return outcome == FileOutcome::Ok; }

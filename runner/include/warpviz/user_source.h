@@ -38,12 +38,18 @@ UserSource scan_user_source(const std::string& path, const std::string& text);
 // kept), so searches see code only.
 std::string code_only(const std::string& text);
 
-// `k<<<g, b, s>>>(args)` -> `k ->* ::warpviz::user::launch_config("k", g, b, s)(args)` and
+// `k<<<g, b, s>>>(args)` -> `::warpviz::user::kernel_call([&](const auto&... warpviz_args) {
+// k(warpviz_args...); }) ->* ::warpviz::user::launch_config("k", g, b, s)(args)` (k called as a
+// launch calls it: a template kernel deduces its arguments) and
 // `extern __shared__ T name[];` -> `T* const name = ::warpviz::user::dynamic_shared<T>();`,
 // keeping every newline where it was.
 std::string rewrite_for_host(const std::string& text);
 // The launches only: what nvcc needs (it reads extern __shared__ itself).
 std::string rewrite_launches(const std::string& text);
+
+// The text without a leading UTF-8 byte order mark: the compiler skips one
+// only at the very start of a file, and warpviz writes `#line` before the text.
+std::string without_byte_order_mark(const std::string& text);
 
 // A file's whole text; empty when it cannot be read.
 std::string read_text_file(const std::string& path);
