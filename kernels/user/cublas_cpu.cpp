@@ -45,7 +45,7 @@ CblasSgemm openblas_sgemm(const char* caller) {
     void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     void* symbol = lib ? dlsym(lib, "cblas_sgemm") : nullptr;
     if (!symbol)
-      warpviz::user::fail("unsupported",
+      warpviz::user::fail("request",
                           std::string(caller) + ": cuBLAS runs on OpenBLAS on the CPU backend, and " + path +
                               " could not be loaded (" + (lib ? "it has no cblas_sgemm" : dlerror()) +
                               "); install Debian's libopenblas0 (apt-get install libopenblas-dev)",
@@ -57,7 +57,7 @@ CblasSgemm openblas_sgemm(const char* caller) {
 }
 
 [[noreturn]] void unsupported(const std::string& what) {
-  warpviz::user::fail("unsupported", what + " is not supported by warpviz's cuBLAS on the CPU backend", 2);
+  warpviz::user::fail("request", what + " is not supported by warpviz's cuBLAS on the CPU backend", 2);
 }
 
 // ============================================================================
