@@ -12,6 +12,8 @@
 // [SECTION] cuBLAS
 // [SECTION] cuBLASLt
 #include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -42,7 +44,14 @@ CblasSgemm openblas_sgemm(const char* caller) {
   static CblasSgemm sgemm = [caller]() -> CblasSgemm {
     const char* override_path = std::getenv("WARPVIZ_OPENBLAS");
     const char* path = override_path && *override_path ? override_path : "libopenblas.so.0";
+    // OpenBLAS starts its threads as it loads; they inherit this mask, so the
+    // parent's SIGUSR1 ("where are you?") reaches the thread that runs kernels.
+    sigset_t usr1, previous;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &usr1, &previous);
     void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     void* symbol = lib ? dlsym(lib, "cblas_sgemm") : nullptr;
     if (!symbol)
       warpviz::user::fail("request",
