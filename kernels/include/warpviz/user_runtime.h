@@ -17,6 +17,14 @@
 // Types and constants of the CUDA runtime API
 // ============================================================================
 
+// The guards CUDA's own headers define, which code such as cuda-samples'
+// helper_cuda.h tests before using the runtime's types and functions; the
+// version is the H200's (CUDA 13.0).
+#define __DRIVER_TYPES_H__
+#define __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_API_H__
+#define CUDART_VERSION 13000
+
 // The values of CUDA's driver_types.h (CUDA 10.1 and later).
 enum cudaError_t {
   cudaSuccess = 0,
