@@ -326,3 +326,32 @@ int main() {
   CHECK(says(run, "716 misaligned address"));
   CHECK(says(run, "400 invalid resource handle"));
 }
+
+TEST_CASE("dynamic shared memory past 48 KiB needs cudaFuncSetAttribute, as on the GPU", "[cublas][runtime]") {
+  const FileRun run = run_program(R"(
+#include <cstdio>
+__global__ void fill(int* out) {
+  extern __shared__ int buffer[];
+  buffer[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = buffer[31 - threadIdx.x];
+}
+int main() {
+  int* out;
+  cudaMalloc(&out, 32 * sizeof(int));
+  fill<<<1, 32, 64 * 1024>>>(out);
+  printf("without: %s\n", cudaGetErrorName(cudaGetLastError()));
+  cudaFuncSetAttribute(fill, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
+  fill<<<1, 32, 64 * 1024>>>(out);
+  int host[32];
+  cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost);
+  printf("with: %s, out[0] %d\n", cudaGetErrorName(cudaGetLastError()), host[0]);
+  return 0;
+}
+)");
+  INFO(run.message << "\n" << run.compiler_output << run.program_output);
+  REQUIRE(run.outcome == FileOutcome::Ok);
+  CHECK(says(run, "without: cudaErrorInvalidValue"));
+  CHECK(says(run, "past 49152 a kernel needs cudaFuncSetAttribute"));
+  CHECK(says(run, "with: cudaSuccess, out[0] 31"));
+}

@@ -96,6 +96,8 @@ void size_dynamic_shared(size_t bytes) {
 
 }  // namespace
 
+size_t allowed_dynamic_shared(const void* function);  // below, with the other function attributes
+
 std::string launch_config_error(Dim3 grid, Dim3 block, size_t shared_bytes) {
   char dims[160];
   std::snprintf(dims, sizeof dims, "grid (%u,%u,%u), block (%u,%u,%u)", grid.x, grid.y, grid.z, block.x, block.y,
@@ -116,9 +118,15 @@ std::string launch_config_error(Dim3 grid, Dim3 block, size_t shared_bytes) {
 }
 
 void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
-                const std::function<void()>& thread_body) {
+                const std::function<void()>& thread_body, const void* function) {
   // A launch a GPU refuses runs nothing and leaves an error for cudaGetLastError.
-  const std::string refused = launch_config_error(grid, block, shared_bytes);
+  std::string refused = launch_config_error(grid, block, shared_bytes);
+  // Past 48 KiB a kernel takes only what cudaFuncSetAttribute allowed it.
+  if (refused.empty() && function && shared_bytes > 48 * 1024 && shared_bytes > allowed_dynamic_shared(function))
+    refused = "cudaErrorInvalidValue: invalid argument (" + std::to_string(shared_bytes) +
+              " bytes of dynamic shared memory; past 49152 a kernel needs cudaFuncSetAttribute(kernel, "
+              "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) first, and this one allows " +
+              std::to_string(allowed_dynamic_shared(function)) + ")";
   if (!refused.empty()) {
     g_last_error = refused.starts_with("cudaErrorInvalidValue") ? cudaErrorInvalidValue : cudaErrorInvalidConfiguration;
     std::fprintf(stderr, "warpviz: launch of %s did not run: %s\n", kernel_name, refused.c_str());
@@ -558,6 +566,8 @@ cudaError_t set_function_attribute(const void* function, cudaFuncAttribute attr,
     default: return cudaSuccess;  // cluster settings: the emulator runs no clusters apart
   }
 }
+
+size_t allowed_dynamic_shared(const void* function) { return size_t(settings_of(function).max_dynamic_shared); }
 
 cudaError_t function_attributes(cudaFuncAttributes* attr, const void* function) {
   if (!attr) return set_error(cudaErrorInvalidValue);

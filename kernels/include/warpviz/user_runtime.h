@@ -423,8 +423,18 @@ cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid_size, int* block_si
 namespace warpviz::user {
 
 // Runs one launch in the emulator and records it (user_runtime_cpu.cpp).
+// `function` is the kernel's address, for the dynamic shared memory it was
+// allowed (cudaFuncSetAttribute); nullptr skips that check.
 void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
-                const std::function<void()>& thread_body);
+                const std::function<void()>& thread_body, const void* function = nullptr);
+
+// A kernels-only file's launch: --shared past 48 KiB is opted in, as a
+// program would with cudaFuncSetAttribute.
+template <class T>
+void allow_dynamic_shared(T* kernel, size_t bytes) {
+  if (bytes > 48 * 1024)
+    set_function_attribute(function_key(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
+}
 
 // `kernel ->* launch_config(...)(args...)`: the arguments convert to the
 // kernel's parameter types, as a real launch converts them.
@@ -433,7 +443,8 @@ void operator->*(void (*kernel)(Params...), const PendingLaunch<Args...>& launch
   static_assert(sizeof...(Params) == sizeof...(Args), "a kernel launch passes one argument per parameter");
   const std::tuple<Params...> converted = std::apply(
       [](const auto&... a) { return std::tuple<Params...>(a...); }, launch.args);
-  run_launch(launch.name, launch.grid, launch.block, launch.shared, [&] { std::apply(kernel, converted); });
+  run_launch(launch.name, launch.grid, launch.block, launch.shared, [&] { std::apply(kernel, converted); },
+             function_key(kernel));
 }
 
 // `extern __shared__ T name[];` becomes `T* const name = dynamic_shared<T>();`:
