@@ -82,7 +82,8 @@ int main() {
               check(h, CUBLAS_OP_N, CUBLAS_OP_T, "NT") + check(h, CUBLAS_OP_T, CUBLAS_OP_T, "TT");
   // cuBLAS's argument checks: lda below the rows of A, a negative size.
   float x = 0, one = 1;
-  printf("lda too small: %d\n", int(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 1, 1, &one, &x, 3, &x, 1, &one, &x, 4)));
+  printf("lda too small: %d\n",
+         int(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 1, 1, &one, &x, 3, &x, 1, &one, &x, 4)));
   printf("negative m: %d\n", int(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, -1, 1, 1, &one, &x, 1, &x, 1, &one, &x, 1)));
   cublasDestroy(h);
   return wrong ? 1 : 0;
@@ -354,4 +355,38 @@ int main() {
   CHECK(says(run, "without: cudaErrorInvalidValue"));
   CHECK(says(run, "past 49152 a kernel needs cudaFuncSetAttribute"));
   CHECK(says(run, "with: cudaSuccess, out[0] 31"));
+}
+
+TEST_CASE("pitched memory: cudaMallocPitch, cudaMemcpy2D and cudaMemset2D keep to their rows", "[cublas][runtime]") {
+  const FileRun run = run_program(R"(
+#include <cstdio>
+int main() {
+  unsigned char* d;
+  size_t pitch = 0;
+  cudaMallocPitch(&d, &pitch, 10, 3);
+  printf("pitch ok %d\n", int(pitch >= 10));
+  cudaMemset2D(d, pitch, 0xee, pitch, 3);    // every byte of the three rows
+  cudaMemset2D(d, pitch, 7, 10, 3);          // only each row's first 10
+  unsigned char host[4][10];
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 10; ++c) host[r][c] = (unsigned char)(r * 10 + c);
+  // Rows 0 and 2 of the host array (20 bytes apart) to rows 0 and 1 of d, 4 bytes of each.
+  cudaMemcpy2D(d, pitch, &host[0][0], 20, 4, 2, cudaMemcpyHostToDevice);
+  unsigned char back[3][12];
+  cudaMemcpy2D(back, 12, d, pitch, 12, 3, cudaMemcpyDeviceToHost);
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 12; ++c) printf(" %d", back[r][c]);
+    printf("\n");
+  }
+  printf("wide %s\n", cudaGetErrorName(cudaMemcpy2D(back, 12, d, pitch, 13, 1, cudaMemcpyDeviceToHost)));
+  return 0;
+}
+)");
+  INFO(run.message << "\n" << run.compiler_output << run.program_output);
+  REQUIRE(run.outcome == FileOutcome::Ok);
+  CHECK(says(run, "pitch ok 1"));
+  CHECK(says(run, " 0 1 2 3 7 7 7 7 7 7 238 238\n"));
+  CHECK(says(run, " 20 21 22 23 7 7 7 7 7 7 238 238\n"));
+  CHECK(says(run, " 7 7 7 7 7 7 7 7 7 7 238 238\n"));
+  CHECK(says(run, "wide cudaErrorInvalidPitchValue"));  // a row wider than the destination's pitch
 }

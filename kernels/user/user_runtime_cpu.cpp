@@ -464,7 +464,9 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
 }
 
 // Work finishes before these calls return on the emulator: nothing is ever pending.
-cudaError_t cudaEventQuery(cudaEvent_t event) { return event ? cudaSuccess : set_error(cudaErrorInvalidResourceHandle); }
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  return event ? cudaSuccess : set_error(cudaErrorInvalidResourceHandle);
+}
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned) { return cudaStreamCreate(stream); }
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned, int) { return cudaStreamCreate(stream); }
 cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
@@ -604,3 +606,42 @@ cudaError_t max_potential_block_size(int* min_grid_size, int* block_size, size_t
 }
 
 }  // namespace warpviz::user
+
+// Rows start 512 bytes apart at least (warpviz's choice, the texture alignment):
+// a program must use the pitch it is given, as on a GPU.
+cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height) {
+  if (!ptr || !pitch) return set_error(cudaErrorInvalidValue);
+  *pitch = (std::max<size_t>(width, 1) + 511) / 512 * 512;
+  return cudaMalloc(ptr, *pitch * height);
+}
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         cudaMemcpyKind kind) {
+  if (int(kind) < 0 || int(kind) > 4) return set_error(cudaErrorInvalidMemcpyDirection);
+  if (width > dpitch || width > spitch) return set_error(cudaErrorInvalidPitchValue);
+  if (width && height && (!dst || !src)) return set_error(cudaErrorInvalidValue);
+  for (size_t row = 0; row < height && width; ++row)
+    std::memmove(static_cast<unsigned char*>(dst) + row * dpitch, static_cast<const unsigned char*>(src) + row * spitch,
+                 width);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                              cudaMemcpyKind kind, cudaStream_t) {
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+cudaError_t cudaMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height) {
+  if (width > pitch) return set_error(cudaErrorInvalidPitchValue);
+  if (width && height && !dst) return set_error(cudaErrorInvalidValue);
+  for (size_t row = 0; row < height && width; ++row)
+    std::memset(static_cast<unsigned char*>(dst) + row * pitch, value, width);
+  return cudaSuccess;
+}
+cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t, int, cudaStream_t) {
+  return ptr ? cudaSuccess : set_error(cudaErrorInvalidValue);
+}
+cudaError_t cudaMemAdvise(const void* ptr, size_t, cudaMemoryAdvise, int) {
+  return ptr ? cudaSuccess : set_error(cudaErrorInvalidValue);
+}
+cudaError_t cudaHostRegister(void* ptr, size_t, unsigned) {
+  return ptr ? cudaSuccess : set_error(cudaErrorInvalidValue);
+}
+cudaError_t cudaHostUnregister(void* ptr) { return ptr ? cudaSuccess : set_error(cudaErrorInvalidValue); }

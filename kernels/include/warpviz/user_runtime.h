@@ -368,6 +368,32 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaEventQuery(cudaEvent_t event);
+// Pitched memory: rows of `width` bytes, `pitch` bytes apart.
+cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height);
+template <class T>
+cudaError_t cudaMallocPitch(T** ptr, size_t* pitch, size_t width, size_t height) {
+  return cudaMallocPitch(reinterpret_cast<void**>(ptr), pitch, width, height);
+}
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                              cudaMemcpyKind kind, cudaStream_t stream = nullptr);
+cudaError_t cudaMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height);
+// Managed and registered memory are plain host memory here: hints do nothing.
+enum cudaMemoryAdvise {
+  cudaMemAdviseSetReadMostly = 1,
+  cudaMemAdviseUnsetReadMostly = 2,
+  cudaMemAdviseSetPreferredLocation = 3,
+  cudaMemAdviseUnsetPreferredLocation = 4,
+  cudaMemAdviseSetAccessedBy = 5,
+  cudaMemAdviseUnsetAccessedBy = 6,
+};
+constexpr int cudaCpuDeviceId = -1;
+constexpr unsigned cudaHostRegisterDefault = 0;
+cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t bytes, int device, cudaStream_t stream = nullptr);
+cudaError_t cudaMemAdvise(const void* ptr, size_t bytes, cudaMemoryAdvise advice, int device);
+cudaError_t cudaHostRegister(void* ptr, size_t bytes, unsigned flags);
+cudaError_t cudaHostUnregister(void* ptr);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, int priority);
 cudaError_t cudaStreamQuery(cudaStream_t stream);
