@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake g++ make pkg-config
+  libopenblas-dev        # cuBLAS of users' programs on the CPU (cublas_cpu.cpp dlopens libopenblas.so.0)
   libboost-context-dev   # fibers for the CPU emulator's CUDA threads
   catch2                 # tests (2.13, with Catch.cmake)
   nlohmann-json3-dev     # the trace's JSON form

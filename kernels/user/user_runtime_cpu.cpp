@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "copy_back_log.h"
 #include "user_runtime_internal.h"
@@ -97,10 +98,18 @@ void size_dynamic_shared(size_t bytes) {
 
 }  // namespace
 
+size_t allowed_dynamic_shared(const void* function);  // below, with the other function attributes
+
 void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
-                const std::function<void()>& thread_body) {
+                const std::function<void()>& thread_body, const void* function) {
   // A launch a GPU refuses runs nothing and leaves an error for cudaGetLastError.
-  const std::string refused = launch_config_error(grid, block, shared_bytes);
+  std::string refused = launch_config_error(grid, block, shared_bytes);
+  // Past 48 KiB a kernel takes only what cudaFuncSetAttribute allowed it.
+  if (refused.empty() && function && shared_bytes > 48 * 1024 && shared_bytes > allowed_dynamic_shared(function))
+    refused = "cudaErrorInvalidValue: invalid argument (" + std::to_string(shared_bytes) +
+              " bytes of dynamic shared memory; past 49152 a kernel needs cudaFuncSetAttribute(kernel, "
+              "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) first, and this one allows " +
+              std::to_string(allowed_dynamic_shared(function)) + ")";
   if (!refused.empty()) {
     g_last_error = refused.starts_with("cudaErrorInvalidValue") ? cudaErrorInvalidValue : cudaErrorInvalidConfiguration;
     std::fprintf(stderr, "warpviz: launch of %s did not run: %s\n", kernel_name, refused.c_str());
@@ -203,17 +212,47 @@ const char* cudaGetErrorName(cudaError_t error) {
     case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
     case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
     case cudaErrorInitializationError: return "cudaErrorInitializationError";
-    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    case cudaErrorCudartUnloading: return "cudaErrorCudartUnloading";
+    case cudaErrorProfilerDisabled: return "cudaErrorProfilerDisabled";
     case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
-    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+    case cudaErrorInvalidPitchValue: return "cudaErrorInvalidPitchValue";
+    case cudaErrorInvalidSymbol: return "cudaErrorInvalidSymbol";
+    case cudaErrorInvalidHostPointer: return "cudaErrorInvalidHostPointer";
     case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
+    case cudaErrorInvalidTexture: return "cudaErrorInvalidTexture";
     case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
+    case cudaErrorInsufficientDriver: return "cudaErrorInsufficientDriver";
+    case cudaErrorDevicesUnavailable: return "cudaErrorDevicesUnavailable";
+    case cudaErrorMissingConfiguration: return "cudaErrorMissingConfiguration";
+    case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
     case cudaErrorNoDevice: return "cudaErrorNoDevice";
+    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+    case cudaErrorInvalidKernelImage: return "cudaErrorInvalidKernelImage";
+    case cudaErrorNoKernelImageForDevice: return "cudaErrorNoKernelImageForDevice";
+    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+    case cudaErrorIllegalState: return "cudaErrorIllegalState";
+    case cudaErrorSymbolNotFound: return "cudaErrorSymbolNotFound";
     case cudaErrorNotReady: return "cudaErrorNotReady";
     case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
+    case cudaErrorLaunchOutOfResources: return "cudaErrorLaunchOutOfResources";
     case cudaErrorLaunchTimeout: return "cudaErrorLaunchTimeout";
-    default: return "cudaErrorUnknown";
+    case cudaErrorPeerAccessAlreadyEnabled: return "cudaErrorPeerAccessAlreadyEnabled";
+    case cudaErrorPeerAccessNotEnabled: return "cudaErrorPeerAccessNotEnabled";
+    case cudaErrorContextIsDestroyed: return "cudaErrorContextIsDestroyed";
+    case cudaErrorAssert: return "cudaErrorAssert";
+    case cudaErrorHardwareStackError: return "cudaErrorHardwareStackError";
+    case cudaErrorIllegalInstruction: return "cudaErrorIllegalInstruction";
+    case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
+    case cudaErrorInvalidAddressSpace: return "cudaErrorInvalidAddressSpace";
+    case cudaErrorInvalidPc: return "cudaErrorInvalidPc";
+    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    case cudaErrorCooperativeLaunchTooLarge: return "cudaErrorCooperativeLaunchTooLarge";
+    case cudaErrorNotPermitted: return "cudaErrorNotPermitted";
+    case cudaErrorNotSupported: return "cudaErrorNotSupported";
+    case cudaErrorStreamCaptureUnsupported: return "cudaErrorStreamCaptureUnsupported";
+    case cudaErrorUnknown: return "cudaErrorUnknown";
   }
+  return "cudaErrorUnknown";
 }
 // The CUDA runtime's own wording.
 const char* cudaGetErrorString(cudaError_t error) {
@@ -222,17 +261,47 @@ const char* cudaGetErrorString(cudaError_t error) {
     case cudaErrorInvalidValue: return "invalid argument";
     case cudaErrorMemoryAllocation: return "out of memory";
     case cudaErrorInitializationError: return "initialization error";
-    case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorCudartUnloading: return "driver shutting down";
+    case cudaErrorProfilerDisabled: return "profiler disabled while using external profiling tool";
     case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorInvalidPitchValue: return "invalid pitch argument";
+    case cudaErrorInvalidSymbol: return "invalid device symbol";
+    case cudaErrorInvalidHostPointer: return "invalid host pointer";
     case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+    case cudaErrorInvalidTexture: return "invalid texture reference";
     case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+    case cudaErrorInsufficientDriver: return "CUDA driver version is insufficient for CUDA runtime version";
+    case cudaErrorDevicesUnavailable: return "CUDA-capable device(s) is/are busy or unavailable";
+    case cudaErrorMissingConfiguration: return "__global__ function call is not configured";
+    case cudaErrorInvalidDeviceFunction: return "invalid device function";
     case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorInvalidKernelImage: return "device kernel image is invalid";
+    case cudaErrorNoKernelImageForDevice: return "no kernel image is available for execution on the device";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorIllegalState: return "the operation cannot be performed in the present state";
+    case cudaErrorSymbolNotFound: return "named symbol not found";
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+    case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
     case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
-    default: return "unknown error";
+    case cudaErrorPeerAccessAlreadyEnabled: return "peer access is already enabled";
+    case cudaErrorPeerAccessNotEnabled: return "peer access has not been enabled";
+    case cudaErrorContextIsDestroyed: return "context is destroyed";
+    case cudaErrorAssert: return "device-side assert triggered";
+    case cudaErrorHardwareStackError: return "hardware stack error";
+    case cudaErrorIllegalInstruction: return "an illegal instruction was encountered";
+    case cudaErrorMisalignedAddress: return "misaligned address";
+    case cudaErrorInvalidAddressSpace: return "operation not supported on global/shared address space";
+    case cudaErrorInvalidPc: return "invalid program counter";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
+    case cudaErrorNotPermitted: return "operation not permitted";
+    case cudaErrorNotSupported: return "operation not supported";
+    case cudaErrorStreamCaptureUnsupported: return "operation not permitted when stream is capturing";
+    case cudaErrorUnknown: return "unknown error";
   }
+  return "unrecognized error code";
 }
 
 cudaError_t cudaGetDeviceCount(int* count) {
@@ -245,33 +314,62 @@ cudaError_t cudaGetDevice(int* device) {
 }
 cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : set_error(cudaErrorInvalidDevice); }
 
+// The figures an H200 (GH100, 132 SMs) reports; the CUDA Programming
+// Guide's table for compute capability 9.0 gives the per-SM and per-block
+// limits. The emulator enforces the launch limits (launch_config_error).
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   if (!prop) return set_error(cudaErrorInvalidValue);
   if (device != 0) return set_error(cudaErrorInvalidDevice);
-  *prop = cudaDeviceProp{};
-  std::snprintf(prop->name, sizeof prop->name, "warpviz CPU emulator (sm_90 rules)");
-  prop->totalGlobalMem = size_t(4) << 30;
-  prop->sharedMemPerBlock = 48 * 1024;
-  prop->sharedMemPerBlockOptin = 227 * 1024;
-  prop->sharedMemPerMultiprocessor = 228 * 1024;
-  prop->regsPerBlock = 65536;
-  prop->regsPerMultiprocessor = 65536;
-  prop->warpSize = 32;
-  prop->memPitch = size_t(1) << 31;
-  prop->maxThreadsPerBlock = 1024;
-  prop->maxThreadsDim[0] = 1024, prop->maxThreadsDim[1] = 1024, prop->maxThreadsDim[2] = 64;
-  prop->maxGridSize[0] = 0x7fffffff, prop->maxGridSize[1] = 65535, prop->maxGridSize[2] = 65535;
-  prop->clockRate = 1980000;
-  prop->totalConstMem = 65536;
-  prop->major = 9;
-  prop->minor = 0;
-  prop->multiProcessorCount = 132;
-  prop->maxThreadsPerMultiProcessor = 2048;
-  prop->memoryClockRate = 3201000;
-  prop->memoryBusWidth = 6144;
-  prop->l2CacheSize = 60 * 1024 * 1024;
-  prop->concurrentKernels = 1;
-  prop->managedMemory = 1;
+  cudaDeviceProp& p = *prop;
+  p = cudaDeviceProp{};
+  std::snprintf(p.name, sizeof p.name, "NVIDIA H200");
+  p.totalGlobalMem = size_t(143771) << 20;  // nvidia-smi's 143771 MiB
+  p.sharedMemPerBlock = 48 * 1024;
+  p.regsPerBlock = 65536;
+  p.warpSize = 32;
+  p.memPitch = 2147483647;
+  p.maxThreadsPerBlock = 1024;
+  p.maxThreadsDim[0] = 1024, p.maxThreadsDim[1] = 1024, p.maxThreadsDim[2] = 64;
+  p.maxGridSize[0] = 0x7fffffff, p.maxGridSize[1] = 65535, p.maxGridSize[2] = 65535;
+  p.totalConstMem = 65536;
+  p.major = 9;
+  p.minor = 0;
+  p.textureAlignment = 512;
+  p.texturePitchAlignment = 32;
+  p.multiProcessorCount = 132;
+  p.integrated = 0;
+  p.canMapHostMemory = 1;
+  p.maxTexture1D = 131072;
+  p.maxTexture1DMipmap = 32768;
+  p.maxTexture2D[0] = 131072, p.maxTexture2D[1] = 65536;
+  p.maxTexture3D[0] = p.maxTexture3D[1] = p.maxTexture3D[2] = 16384;
+  p.maxTextureCubemap = 32768;
+  p.surfaceAlignment = 512;
+  p.concurrentKernels = 1;
+  p.ECCEnabled = 1;
+  p.asyncEngineCount = 3;
+  p.unifiedAddressing = 1;
+  p.memoryBusWidth = 6144;  // six HBM3e stacks of 1024 bits
+  p.l2CacheSize = 50 * 1024 * 1024;
+  p.maxThreadsPerMultiProcessor = 2048;
+  p.streamPrioritiesSupported = 1;
+  p.globalL1CacheSupported = 1;
+  p.localL1CacheSupported = 1;
+  p.sharedMemPerMultiprocessor = 228 * 1024;
+  p.regsPerMultiprocessor = 65536;
+  p.managedMemory = 1;
+  p.concurrentManagedAccess = 1;
+  p.computePreemptionSupported = 1;
+  p.canUseHostPointerForRegisteredMem = 1;
+  p.cooperativeLaunch = 1;
+  p.sharedMemPerBlockOptin = 227 * 1024;
+  p.maxBlocksPerMultiProcessor = 32;
+  p.reservedSharedMemPerBlock = 1024;
+  p.hostRegisterSupported = 1;
+  p.memoryPoolsSupported = 1;
+  p.ipcEventSupported = 1;
+  p.clusterLaunch = 1;
+  p.unifiedFunctionPointers = 1;
   return cudaSuccess;
 }
 
@@ -281,10 +379,53 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
   if (const cudaError_t e = cudaGetDeviceProperties(&p, device); e != cudaSuccess) return e;
   switch (attr) {
     case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = int(p.sharedMemPerBlock); break;
+    case cudaDevAttrTotalConstantMemory: *value = int(p.totalConstMem); break;
     case cudaDevAttrWarpSize: *value = p.warpSize; break;
+    case cudaDevAttrMaxPitch: *value = int(p.memPitch); break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case cudaDevAttrClockRate: *value = 1980000; break;  // kHz: the H200's boost clock
+    case cudaDevAttrTextureAlignment: *value = int(p.textureAlignment); break;
+    case cudaDevAttrGpuOverlap: *value = 1; break;
     case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrKernelExecTimeout: *value = 0; break;
+    case cudaDevAttrIntegrated: *value = p.integrated; break;
+    case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;
+    case cudaDevAttrComputeMode: *value = cudaComputeModeDefault; break;
+    case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; break;
+    case cudaDevAttrEccEnabled: *value = p.ECCEnabled; break;
+    case cudaDevAttrPciBusId: *value = p.pciBusID; break;
+    case cudaDevAttrPciDeviceId: *value = p.pciDeviceID; break;
+    case cudaDevAttrPciDomainId: *value = p.pciDomainID; break;
+    case cudaDevAttrTccDriver: *value = p.tccDriver; break;
+    case cudaDevAttrMemoryClockRate: *value = 2619000; break;  // kHz
+    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
+    case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; break;
     case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
     case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrStreamPrioritiesSupported: *value = p.streamPrioritiesSupported; break;
+    case cudaDevAttrGlobalL1CacheSupported: *value = p.globalL1CacheSupported; break;
+    case cudaDevAttrLocalL1CacheSupported: *value = p.localL1CacheSupported; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = int(p.sharedMemPerMultiprocessor); break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
+    case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
+    case cudaDevAttrIsMultiGpuBoard: *value = p.isMultiGpuBoard; break;
+    case cudaDevAttrConcurrentManagedAccess: *value = p.concurrentManagedAccess; break;
+    case cudaDevAttrComputePreemptionSupported: *value = p.computePreemptionSupported; break;
+    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = int(p.sharedMemPerBlockOptin); break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    case cudaDevAttrReservedSharedMemoryPerBlock: *value = int(p.reservedSharedMemPerBlock); break;
+    case cudaDevAttrClusterLaunch: *value = p.clusterLaunch; break;
     default: return set_error(cudaErrorInvalidValue);
   }
   return cudaSuccess;
@@ -316,3 +457,186 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   delete event;
   return cudaSuccess;
 }
+
+// Work finishes before these calls return on the emulator: nothing is ever pending.
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  return event ? cudaSuccess : set_error(cudaErrorInvalidResourceHandle);
+}
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned) { return cudaStreamCreate(stream); }
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned, int) { return cudaStreamCreate(stream); }
+cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t event, unsigned) {
+  return event ? cudaSuccess : set_error(cudaErrorInvalidResourceHandle);
+}
+// sm_90's stream priorities: 0 (least) to -5 (greatest).
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  if (least) *least = 0;
+  if (greatest) *greatest = -5;
+  return cudaSuccess;
+}
+
+namespace {
+// The limits' defaults on an H200 (the CUDA runtime API's cudaDeviceGetLimit):
+// 1 KiB of stack a thread, a 1 MiB printf FIFO, an 8 MiB malloc heap.
+size_t g_limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 32, 0};
+}  // namespace
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
+  if (int(limit) < 0 || int(limit) > 6) return set_error(cudaErrorInvalidValue);
+  g_limits[limit] = value;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
+  if (!value) return set_error(cudaErrorInvalidValue);
+  if (int(limit) < 0 || int(limit) > 6) return set_error(cudaErrorInvalidValue);
+  *value = g_limits[limit];
+  return cudaSuccess;
+}
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
+  cudaDeviceProp p;
+  cudaGetDeviceProperties(&p, 0);
+  if (free_bytes) *free_bytes = p.totalGlobalMem;
+  if (total_bytes) *total_bytes = p.totalGlobalMem;
+  return cudaSuccess;
+}
+// CUDA 13.0, as on the H200 the corpus's references come from.
+cudaError_t cudaDriverGetVersion(int* version) {
+  if (!version) return set_error(cudaErrorInvalidValue);
+  *version = 13000;
+  return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int* version) {
+  if (!version) return set_error(cudaErrorInvalidValue);
+  *version = 13000;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDeviceFlags(unsigned) { return cudaSuccess; }
+// Host and "device" memory are one address space here.
+cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned) {
+  if (!device || !host) return set_error(cudaErrorInvalidValue);
+  *device = host;
+  return cudaSuccess;
+}
+
+namespace warpviz::user {
+
+namespace {
+struct FunctionSettings {
+  const void* function;
+  int max_dynamic_shared;
+  int carveout;
+};
+std::vector<FunctionSettings> g_function_settings;
+
+FunctionSettings& settings_of(const void* function) {
+  for (FunctionSettings& f : g_function_settings)
+    if (f.function == function) return f;
+  g_function_settings.push_back({function, 48 * 1024, -1});
+  return g_function_settings.back();
+}
+
+// sm_90: 64 warps, 32 blocks and 228 KiB of shared memory an SM, of which each
+// block also takes 1 KiB the system reserves.
+constexpr int kWarpsPerSm = 64, kBlocksPerSm = 32;
+constexpr size_t kSharedPerSm = 228 * 1024, kReservedPerBlock = 1024;
+
+int blocks_per_sm(int block_size, size_t dynamic_shared) {
+  const int warps = (block_size + 31) / 32;
+  int blocks = std::min(kWarpsPerSm / warps, kBlocksPerSm);
+  const size_t per_block = (dynamic_shared + kReservedPerBlock + 127) / 128 * 128;
+  if (dynamic_shared > kMaxDynamicShared) return 0;
+  return std::min<int>(blocks, int(kSharedPerSm / per_block));
+}
+}  // namespace
+
+cudaError_t set_function_attribute(const void* function, cudaFuncAttribute attr, int value) {
+  if (!function) return set_error(cudaErrorInvalidDeviceFunction);
+  FunctionSettings& f = settings_of(function);
+  switch (attr) {
+    case cudaFuncAttributeMaxDynamicSharedMemorySize:
+      if (value < 0 || size_t(value) > kMaxDynamicShared) return set_error(cudaErrorInvalidValue);
+      f.max_dynamic_shared = value;
+      return cudaSuccess;
+    case cudaFuncAttributePreferredSharedMemoryCarveout:
+      if (value < -1 || value > 100) return set_error(cudaErrorInvalidValue);
+      f.carveout = value;
+      return cudaSuccess;
+    default: return cudaSuccess;  // cluster settings: the emulator runs no clusters apart
+  }
+}
+
+size_t allowed_dynamic_shared(const void* function) { return size_t(settings_of(function).max_dynamic_shared); }
+
+cudaError_t function_attributes(cudaFuncAttributes* attr, const void* function) {
+  if (!attr) return set_error(cudaErrorInvalidValue);
+  if (!function) return set_error(cudaErrorInvalidDeviceFunction);
+  const FunctionSettings& f = settings_of(function);
+  *attr = cudaFuncAttributes{};
+  attr->maxThreadsPerBlock = 1024;
+  attr->ptxVersion = 90;
+  attr->binaryVersion = 90;
+  attr->maxDynamicSharedSizeBytes = f.max_dynamic_shared;
+  attr->preferredShmemCarveout = f.carveout;
+  return cudaSuccess;
+}
+
+cudaError_t max_active_blocks(int* blocks, int block_size, size_t dynamic_shared) {
+  if (!blocks || block_size <= 0 || block_size > 1024) return set_error(cudaErrorInvalidValue);
+  *blocks = blocks_per_sm(block_size, dynamic_shared);
+  return cudaSuccess;
+}
+
+// The block size with the most resident warps an SM, the larger on a tie.
+cudaError_t max_potential_block_size(int* min_grid_size, int* block_size, size_t dynamic_shared, int limit) {
+  if (!min_grid_size || !block_size) return set_error(cudaErrorInvalidValue);
+  const int top = limit > 0 && limit < 1024 ? limit : 1024;
+  int best_size = 0, best_blocks = 0, best_warps = -1;
+  for (int size = top; size > 0; size = size > 32 ? (size - 1) / 32 * 32 : 0) {
+    const int blocks = blocks_per_sm(size, dynamic_shared);
+    const int warps = blocks * ((size + 31) / 32);
+    if (warps > best_warps) best_size = size, best_blocks = blocks, best_warps = warps;
+  }
+  *block_size = best_size;
+  *min_grid_size = best_blocks * 132;
+  return cudaSuccess;
+}
+
+}  // namespace warpviz::user
+
+// Rows start 512 bytes apart at least (warpviz's choice, the texture alignment):
+// a program must use the pitch it is given, as on a GPU.
+cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height) {
+  if (!ptr || !pitch) return set_error(cudaErrorInvalidValue);
+  *pitch = (std::max<size_t>(width, 1) + 511) / 512 * 512;
+  return cudaMalloc(ptr, *pitch * height);
+}
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         cudaMemcpyKind kind) {
+  if (int(kind) < 0 || int(kind) > 4) return set_error(cudaErrorInvalidMemcpyDirection);
+  if (width > dpitch || width > spitch) return set_error(cudaErrorInvalidPitchValue);
+  if (width && height && (!dst || !src)) return set_error(cudaErrorInvalidValue);
+  for (size_t row = 0; row < height && width; ++row)
+    std::memmove(static_cast<unsigned char*>(dst) + row * dpitch, static_cast<const unsigned char*>(src) + row * spitch,
+                 width);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                              cudaMemcpyKind kind, cudaStream_t) {
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+cudaError_t cudaMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height) {
+  if (width > pitch) return set_error(cudaErrorInvalidPitchValue);
+  if (width && height && !dst) return set_error(cudaErrorInvalidValue);
+  for (size_t row = 0; row < height && width; ++row)
+    std::memset(static_cast<unsigned char*>(dst) + row * pitch, value, width);
+  return cudaSuccess;
+}
+cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t, int, cudaStream_t) {
+  return ptr ? cudaSuccess : set_error(cudaErrorInvalidValue);
+}
+cudaError_t cudaMemAdvise(const void* ptr, size_t, cudaMemoryAdvise, int) {
+  return ptr ? cudaSuccess : set_error(cudaErrorInvalidValue);
+}
+cudaError_t cudaHostRegister(void* ptr, size_t, unsigned) {
+  return ptr ? cudaSuccess : set_error(cudaErrorInvalidValue);
+}
+cudaError_t cudaHostUnregister(void* ptr) { return ptr ? cudaSuccess : set_error(cudaErrorInvalidValue); }

@@ -129,6 +129,7 @@ int run_kernel_only(const char* kernel_name, void (*kernel)(Params...), const Pa
   const size_t threads = size_t(req.grid.count() * req.block.count());
   return [&]<size_t... I>(std::index_sequence<I...>) {
     std::tuple<KernelParam<Params>...> params{KernelParam<Params>(decls[I], threads)...};
+    allow_dynamic_shared(kernel, req.shared);
     kernel ->* launch_config(kernel_name, req.grid, req.block, req.shared)(std::get<I>(params).value()...);
     std::vector<TraceOutput> outputs;
     (std::get<I>(params).collect(outputs), ...);
@@ -143,6 +144,7 @@ int run_kernel_only(const char* kernel_name, void (*kernel)()) {
   check_request_names({});
   const KernelRequest& req = kernel_request();
   check_launch_request(kernel_name, req);
+  allow_dynamic_shared(kernel, req.shared);
   kernel ->* launch_config(kernel_name, req.grid, req.block, req.shared)();
   record_outputs({});
   return 0;

@@ -17,20 +17,58 @@
 // Types and constants of the CUDA runtime API
 // ============================================================================
 
+// The guards CUDA's own headers define, which code such as cuda-samples'
+// helper_cuda.h tests before using the runtime's types and functions; the
+// version is the H200's (CUDA 13.0).
+#define __DRIVER_TYPES_H__
+#define __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_API_H__
+#define CUDART_VERSION 13000
+
+// The values of CUDA's driver_types.h (CUDA 10.1 and later).
 enum cudaError_t {
   cudaSuccess = 0,
   cudaErrorInvalidValue = 1,
   cudaErrorMemoryAllocation = 2,
   cudaErrorInitializationError = 3,
-  cudaErrorLaunchFailure = 4,
+  cudaErrorCudartUnloading = 4,
+  cudaErrorProfilerDisabled = 5,
   cudaErrorInvalidConfiguration = 9,
-  cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidPitchValue = 12,
+  cudaErrorInvalidSymbol = 13,
+  cudaErrorInvalidHostPointer = 16,
   cudaErrorInvalidDevicePointer = 17,
+  cudaErrorInvalidTexture = 18,
   cudaErrorInvalidMemcpyDirection = 21,
+  cudaErrorInsufficientDriver = 35,
+  cudaErrorDevicesUnavailable = 46,
+  cudaErrorMissingConfiguration = 52,
+  cudaErrorInvalidDeviceFunction = 98,
   cudaErrorNoDevice = 100,
+  cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidKernelImage = 200,
+  cudaErrorNoKernelImageForDevice = 209,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorIllegalState = 401,
+  cudaErrorSymbolNotFound = 500,
   cudaErrorNotReady = 600,
   cudaErrorIllegalAddress = 700,
+  cudaErrorLaunchOutOfResources = 701,
   cudaErrorLaunchTimeout = 702,
+  cudaErrorPeerAccessAlreadyEnabled = 704,
+  cudaErrorPeerAccessNotEnabled = 705,
+  cudaErrorContextIsDestroyed = 709,
+  cudaErrorAssert = 710,
+  cudaErrorHardwareStackError = 714,
+  cudaErrorIllegalInstruction = 715,
+  cudaErrorMisalignedAddress = 716,
+  cudaErrorInvalidAddressSpace = 717,
+  cudaErrorInvalidPc = 718,
+  cudaErrorLaunchFailure = 719,
+  cudaErrorCooperativeLaunchTooLarge = 720,
+  cudaErrorNotPermitted = 800,
+  cudaErrorNotSupported = 801,
+  cudaErrorStreamCaptureUnsupported = 900,
   cudaErrorUnknown = 999,
 };
 using cudaError = cudaError_t;
@@ -48,14 +86,35 @@ using cudaStream_t = CUstream_st*;
 struct CUevent_st;
 using cudaEvent_t = CUevent_st*;
 
-enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2 };
+enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2,
+                     cudaFuncCachePreferEqual = 3 };
 constexpr unsigned cudaMemAttachGlobal = 1;
+constexpr unsigned cudaMemAttachHost = 2;
 constexpr unsigned cudaHostAllocDefault = 0;
+constexpr unsigned cudaHostAllocPortable = 1;
+constexpr unsigned cudaHostAllocMapped = 2;
+constexpr unsigned cudaHostAllocWriteCombined = 4;
 constexpr unsigned cudaEventDefault = 0;
+constexpr unsigned cudaEventBlockingSync = 1;
+constexpr unsigned cudaEventDisableTiming = 2;
+constexpr unsigned cudaStreamDefault = 0;
+constexpr unsigned cudaStreamNonBlocking = 1;
 
-// The emulated device: an sm_90 part with the H200's figures.
+struct cudaUUID_t {
+  char bytes[16];
+};
+
+// The emulated device as an H200 reports itself under CUDA 13, whose
+// cudaDeviceProp no longer has clockRate, memoryClockRate, computeMode,
+// deviceOverlap, kernelExecTimeoutEnabled, maxTexture1DLinear,
+// cooperativeMultiDeviceLaunch and singleToDoublePrecisionPerfRatio (ask
+// cudaDeviceGetAttribute for those): code using them fails to compile on the
+// H200's nvcc 13 as it does here.
 struct cudaDeviceProp {
   char name[256];
+  cudaUUID_t uuid;
+  char luid[8];
+  unsigned int luidDeviceNodeMask;
   size_t totalGlobalMem;
   size_t sharedMemPerBlock;
   int regsPerBlock;
@@ -64,30 +123,186 @@ struct cudaDeviceProp {
   int maxThreadsPerBlock;
   int maxThreadsDim[3];
   int maxGridSize[3];
-  int clockRate;
   size_t totalConstMem;
   int major;
   int minor;
+  size_t textureAlignment;
+  size_t texturePitchAlignment;
   int multiProcessorCount;
-  int maxThreadsPerMultiProcessor;
-  size_t sharedMemPerMultiprocessor;
-  size_t sharedMemPerBlockOptin;
-  int memoryClockRate;
-  int memoryBusWidth;
-  int l2CacheSize;
-  int regsPerMultiprocessor;
-  int concurrentKernels;
   int integrated;
   int canMapHostMemory;
+  int maxTexture1D;
+  int maxTexture1DMipmap;
+  int maxTexture2D[2];
+  int maxTexture2DMipmap[2];
+  int maxTexture2DLinear[3];
+  int maxTexture2DGather[2];
+  int maxTexture3D[3];
+  int maxTexture3DAlt[3];
+  int maxTextureCubemap;
+  int maxTexture1DLayered[2];
+  int maxTexture2DLayered[3];
+  int maxTextureCubemapLayered[2];
+  int maxSurface1D;
+  int maxSurface2D[2];
+  int maxSurface3D[3];
+  int maxSurface1DLayered[2];
+  int maxSurface2DLayered[3];
+  int maxSurfaceCubemap;
+  int maxSurfaceCubemapLayered[2];
+  size_t surfaceAlignment;
+  int concurrentKernels;
+  int ECCEnabled;
+  int pciBusID;
+  int pciDeviceID;
+  int pciDomainID;
+  int tccDriver;
+  int asyncEngineCount;
+  int unifiedAddressing;
+  int memoryBusWidth;
+  int l2CacheSize;
+  int persistingL2CacheMaxSize;
+  int maxThreadsPerMultiProcessor;
+  int streamPrioritiesSupported;
+  int globalL1CacheSupported;
+  int localL1CacheSupported;
+  size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor;
   int managedMemory;
+  int isMultiGpuBoard;
+  int multiGpuBoardGroupID;
+  int hostNativeAtomicSupported;
+  int pageableMemoryAccess;
+  int concurrentManagedAccess;
+  int computePreemptionSupported;
+  int canUseHostPointerForRegisteredMem;
+  int cooperativeLaunch;
+  size_t sharedMemPerBlockOptin;
+  int pageableMemoryAccessUsesHostPageTables;
+  int directManagedMemAccessFromHost;
+  int maxBlocksPerMultiProcessor;
+  int accessPolicyMaxWindowSize;
+  size_t reservedSharedMemPerBlock;
+  int hostRegisterSupported;
+  int sparseCudaArraySupported;
+  int hostRegisterReadOnlySupported;
+  int timelineSemaphoreInteropSupported;
+  int memoryPoolsSupported;
+  int gpuDirectRDMASupported;
+  unsigned int gpuDirectRDMAFlushWritesOptions;
+  int gpuDirectRDMAWritesOrdering;
+  unsigned int memoryPoolSupportedHandleTypes;
+  int deferredMappingCudaArraySupported;
+  int ipcEventSupported;
+  int clusterLaunch;
+  int unifiedFunctionPointers;
+  int deviceNumaConfig;
+  int deviceNumaId;
+  int mpsEnabled;
+  int hostNumaId;
+  unsigned int gpuPciDeviceID;
+  unsigned int gpuPciSubsystemID;
+  int hostNumaMultinodeIpcSupported;
+  int reserved[56];
 };
 
 enum cudaDeviceAttr {
   cudaDevAttrMaxThreadsPerBlock = 1,
+  cudaDevAttrMaxBlockDimX = 2,
+  cudaDevAttrMaxBlockDimY = 3,
+  cudaDevAttrMaxBlockDimZ = 4,
+  cudaDevAttrMaxGridDimX = 5,
+  cudaDevAttrMaxGridDimY = 6,
+  cudaDevAttrMaxGridDimZ = 7,
+  cudaDevAttrMaxSharedMemoryPerBlock = 8,
+  cudaDevAttrTotalConstantMemory = 9,
   cudaDevAttrWarpSize = 10,
+  cudaDevAttrMaxPitch = 11,
+  cudaDevAttrMaxRegistersPerBlock = 12,
+  cudaDevAttrClockRate = 13,
+  cudaDevAttrTextureAlignment = 14,
+  cudaDevAttrGpuOverlap = 15,
   cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrKernelExecTimeout = 17,
+  cudaDevAttrIntegrated = 18,
+  cudaDevAttrCanMapHostMemory = 19,
+  cudaDevAttrComputeMode = 20,
+  cudaDevAttrConcurrentKernels = 31,
+  cudaDevAttrEccEnabled = 32,
+  cudaDevAttrPciBusId = 33,
+  cudaDevAttrPciDeviceId = 34,
+  cudaDevAttrTccDriver = 35,
+  cudaDevAttrMemoryClockRate = 36,
+  cudaDevAttrGlobalMemoryBusWidth = 37,
+  cudaDevAttrL2CacheSize = 38,
+  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrAsyncEngineCount = 40,
+  cudaDevAttrUnifiedAddressing = 41,
+  cudaDevAttrPciDomainId = 50,
   cudaDevAttrComputeCapabilityMajor = 75,
   cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrStreamPrioritiesSupported = 78,
+  cudaDevAttrGlobalL1CacheSupported = 79,
+  cudaDevAttrLocalL1CacheSupported = 80,
+  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+  cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+  cudaDevAttrManagedMemory = 83,
+  cudaDevAttrIsMultiGpuBoard = 84,
+  cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrComputePreemptionSupported = 90,
+  cudaDevAttrCooperativeLaunch = 95,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+  cudaDevAttrReservedSharedMemoryPerBlock = 111,
+  cudaDevAttrClusterLaunch = 120,
+};
+
+enum cudaComputeMode {
+  cudaComputeModeDefault = 0,
+  cudaComputeModeExclusive = 1,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3,
+};
+
+enum cudaLimit {
+  cudaLimitStackSize = 0,
+  cudaLimitPrintfFifoSize = 1,
+  cudaLimitMallocHeapSize = 2,
+  cudaLimitDevRuntimeSyncDepth = 3,
+  cudaLimitDevRuntimePendingLaunchCount = 4,
+  cudaLimitMaxL2FetchGranularity = 5,
+  cudaLimitPersistingL2CacheSize = 6,
+};
+
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+  cudaFuncAttributeClusterDimMustBeSet = 10,
+  cudaFuncAttributeRequiredClusterWidth = 11,
+  cudaFuncAttributeRequiredClusterHeight = 12,
+  cudaFuncAttributeRequiredClusterDepth = 13,
+  cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
+  cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
+};
+
+struct cudaFuncAttributes {
+  size_t sharedSizeBytes;
+  size_t constSizeBytes;
+  size_t localSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int ptxVersion;
+  int binaryVersion;
+  int cacheModeCA;
+  int maxDynamicSharedSizeBytes;
+  int preferredShmemCarveout;
+  int clusterDimMustBeSet;
+  int requiredClusterWidth;
+  int requiredClusterHeight;
+  int requiredClusterDepth;
+  int clusterSchedulingPolicyPreference;
+  int nonPortableClusterSizeAllowed;
+  int reserved[16];
 };
 
 cudaError_t cudaMalloc(void** ptr, size_t bytes);
@@ -156,14 +371,100 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+// Pitched memory: rows of `width` bytes, `pitch` bytes apart.
+cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height);
+template <class T>
+cudaError_t cudaMallocPitch(T** ptr, size_t* pitch, size_t width, size_t height) {
+  return cudaMallocPitch(reinterpret_cast<void**>(ptr), pitch, width, height);
+}
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                              cudaMemcpyKind kind, cudaStream_t stream = nullptr);
+cudaError_t cudaMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height);
+// Managed and registered memory are plain host memory here: hints do nothing.
+enum cudaMemoryAdvise {
+  cudaMemAdviseSetReadMostly = 1,
+  cudaMemAdviseUnsetReadMostly = 2,
+  cudaMemAdviseSetPreferredLocation = 3,
+  cudaMemAdviseUnsetPreferredLocation = 4,
+  cudaMemAdviseSetAccessedBy = 5,
+  cudaMemAdviseUnsetAccessedBy = 6,
+};
+constexpr int cudaCpuDeviceId = -1;
+constexpr unsigned cudaHostRegisterDefault = 0;
+cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t bytes, int device, cudaStream_t stream = nullptr);
+cudaError_t cudaMemAdvise(const void* ptr, size_t bytes, cudaMemoryAdvise advice, int device);
+cudaError_t cudaHostRegister(void* ptr, size_t bytes, unsigned flags);
+cudaError_t cudaHostUnregister(void* ptr);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, int priority);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags = 0);
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);
+cudaError_t cudaDriverGetVersion(int* version);
+cudaError_t cudaRuntimeGetVersion(int* version);
+cudaError_t cudaSetDeviceFlags(unsigned flags);
+cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned flags);
+
+// Kernels are host functions here: a function's attributes are kept by its
+// address. Registers and static shared memory are not known to the emulator,
+// so cudaFuncGetAttributes reports 0 for them and the occupancy queries
+// count threads, blocks and dynamic shared memory only.
+namespace warpviz::user {
+cudaError_t set_function_attribute(const void* function, cudaFuncAttribute attr, int value);
+cudaError_t function_attributes(cudaFuncAttributes* attr, const void* function);
+cudaError_t max_active_blocks(int* blocks, int block_size, size_t dynamic_shared);
+cudaError_t max_potential_block_size(int* min_grid_size, int* block_size, size_t dynamic_shared, int limit);
+template <class T>
+const void* function_key(T* function) {
+  return reinterpret_cast<const void*>(function);
+}
+}  // namespace warpviz::user
+
+template <class T>
+cudaError_t cudaFuncSetAttribute(T* function, cudaFuncAttribute attr, int value) {
+  return warpviz::user::set_function_attribute(warpviz::user::function_key(function), attr, value);
+}
+template <class T>
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, T* function) {
+  return warpviz::user::function_attributes(attr, warpviz::user::function_key(function));
+}
+template <class T>
+cudaError_t cudaFuncSetCacheConfig(T*, cudaFuncCache) {
+  return cudaSuccess;
+}
+template <class T>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, T*, int block_size, size_t dynamic_shared) {
+  return warpviz::user::max_active_blocks(blocks, block_size, dynamic_shared);
+}
+template <class T>
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid_size, int* block_size, T, size_t dynamic_shared = 0,
+                                               int block_size_limit = 0) {
+  return warpviz::user::max_potential_block_size(min_grid_size, block_size, dynamic_shared, block_size_limit);
+}
 
 #include "warpviz/user_launch.h"
 
 namespace warpviz::user {
 
 // Runs one launch in the emulator and records it (user_runtime_cpu.cpp).
+// `function` is the kernel's address, for the dynamic shared memory it was
+// allowed (cudaFuncSetAttribute); nullptr skips that check.
 void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
-                const std::function<void()>& thread_body);
+                const std::function<void()>& thread_body, const void* function = nullptr);
+
+// A kernels-only file's launch: --shared past 48 KiB is opted in, as a
+// program would with cudaFuncSetAttribute.
+template <class T>
+void allow_dynamic_shared(T* kernel, size_t bytes) {
+  if (bytes > 48 * 1024)
+    set_function_attribute(function_key(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
+}
 
 // `kernel ->* launch_config(...)(args...)`: the arguments convert to the
 // kernel's parameter types, as a real launch converts them.
@@ -172,7 +473,8 @@ void operator->*(void (*kernel)(Params...), const PendingLaunch<Args...>& launch
   static_assert(sizeof...(Params) == sizeof...(Args), "a kernel launch passes one argument per parameter");
   const std::tuple<Params...> converted = std::apply(
       [](const auto&... a) { return std::tuple<Params...>(a...); }, launch.args);
-  run_launch(launch.name, launch.grid, launch.block, launch.shared, [&] { std::apply(kernel, converted); });
+  run_launch(launch.name, launch.grid, launch.block, launch.shared, [&] { std::apply(kernel, converted); },
+             function_key(kernel));
 }
 
 // `k<<<...>>>(args)` on the CPU (user_source.h): k is called in each thread
