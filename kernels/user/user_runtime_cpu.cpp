@@ -105,7 +105,7 @@ void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_by
   // A launch a GPU refuses runs nothing and leaves an error for cudaGetLastError.
   std::string refused = launch_config_error(grid, block, shared_bytes);
   // Past 48 KiB a kernel takes only what cudaFuncSetAttribute allowed it.
-  if (refused.empty() && function && shared_bytes > 48 * 1024 && shared_bytes > allowed_dynamic_shared(function))
+  if (refused.empty() && shared_bytes > 48 * 1024 && shared_bytes > allowed_dynamic_shared(function))
     refused = "cudaErrorInvalidValue: invalid argument (" + std::to_string(shared_bytes) +
               " bytes of dynamic shared memory; past 49152 a kernel needs cudaFuncSetAttribute(kernel, "
               "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) first, and this one allows " +
@@ -564,7 +564,16 @@ cudaError_t set_function_attribute(const void* function, cudaFuncAttribute attr,
   }
 }
 
-size_t allowed_dynamic_shared(const void* function) { return size_t(settings_of(function).max_dynamic_shared); }
+size_t allowed_dynamic_shared(const void* function) {
+  if (function) return size_t(settings_of(function).max_dynamic_shared);
+  // A launch through kernel_call (a template kernel deduced from its
+  // arguments, an overload picked by them) has no address to look up: the
+  // most any kernel was allowed stands in, so a program that never opted in
+  // is refused as on the GPU, and one that did runs.
+  size_t most = 48 * 1024;
+  for (const FunctionSettings& f : g_function_settings) most = std::max(most, size_t(f.max_dynamic_shared));
+  return most;
+}
 
 cudaError_t function_attributes(cudaFuncAttributes* attr, const void* function) {
   if (!attr) return set_error(cudaErrorInvalidValue);
