@@ -209,6 +209,20 @@ TEST_CASE("vector types, constants and the CUDA headers real code includes", "[d
   });
 }
 
+TEST_CASE("umin, isfinite and the 16-bit types are global names, as CUDA's headers make them", "[device_api][headers]") {
+  const auto v = run_cases("global_names.cu");
+  check_cases(v, {
+      {"umin", 3, "umin(7u, 3u)"},
+      {"umax", 7, "umax(7u, 3u)"},
+      {"llmin", 0xfffffffb, "llmin(-5, 2) is -5"},
+      {"isfinite_inf", 0, "1/0 is infinite"},
+      {"isnan_nan", 1, "0/0 is a NaN"},
+      {"bf16_bits", 0x3fc0, "1.5 in bfloat16, through cublas_v2.h's include of cuda_bf16.h"},
+      {"half_bits", 0x3e00, "1.5 in half"},
+      {"host_isfinite", 1, "isfinite with no std:: in host code too"},
+  });
+}
+
 TEST_CASE("bool and short shuffle as CUDA's int overload carries them", "[device_api][shuffle]") {
   const auto v = run_cases("intrinsics.cu");
   for (unsigned lane = 0; lane < 32; ++lane) {

@@ -7,6 +7,10 @@
 
 #include <cstdint>
 
+// As CUDA's own cublas_api.h does: code that includes cuBLAS may name the
+// 16-bit float types without an include of its own (llm.c's common.h does).
+#include "cuda_bf16.h"
+#include "cuda_fp16.h"
 #include "library_types.h"
 #include "warpviz/user_runtime.h"  // cudaStream_t
 
