@@ -17,6 +17,7 @@
 #include <string>
 
 #include "user_runtime_internal.h"
+#include "warpviz/cooperative_launch.h"
 
 namespace warpviz::user {
 
@@ -114,14 +115,25 @@ std::string launch_config_error(Dim3 grid, Dim3 block, size_t shared_bytes) {
   return "";
 }
 
-void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
-                const std::function<void()>& thread_body) {
+namespace {
+cudaError_t run_any_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
+                           const std::function<void()>& thread_body, bool cooperative) {
   // A launch a GPU refuses runs nothing and leaves an error for cudaGetLastError.
   const std::string refused = launch_config_error(grid, block, shared_bytes);
   if (!refused.empty()) {
     g_last_error = refused.starts_with("cudaErrorInvalidValue") ? cudaErrorInvalidValue : cudaErrorInvalidConfiguration;
     std::fprintf(stderr, "warpviz: launch of %s did not run: %s\n", kernel_name, refused.c_str());
-    return;
+    return g_last_error;
+  }
+  if (cooperative) {
+    const uint64_t resident = uint64_t(max_active_blocks_per_sm(int(block.count()), shared_bytes)) * kSmCount;
+    if (grid.count() > resident) {
+      std::fprintf(stderr,
+                   "warpviz: cooperative launch of %s did not run: cudaErrorCooperativeLaunchTooLarge: %llu blocks, "
+                   "an H200 holds at most %llu of %u threads at once\n",
+                   kernel_name, (unsigned long long)grid.count(), (unsigned long long)resident, unsigned(block.count()));
+      return g_last_error = cudaErrorCooperativeLaunchTooLarge;
+    }
   }
   const int index = begin_launch();
   size_dynamic_shared(shared_bytes);
@@ -132,13 +144,27 @@ void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_by
     // atomics are plain read-modify-writes, extern __shared__ is one buffer,
     // a last-block-done counter depends on block order), and the crash and
     // hang reports name the one running thread.
-    emu::launch_grid(grid, block, thread_body, launch_filter(index), trace, 1);
+    if (cooperative)
+      run_cooperative_grid(grid, block, shared_bytes, thread_body, launch_filter(index), trace);
+    else
+      emu::launch_grid(grid, block, thread_body, launch_filter(index), trace, 1);
   } catch (const std::exception& e) {
     fail("kernel-error", std::string("kernel `") + kernel_name + "`: " + e.what(), 3);
   }
   set_running_kernel(nullptr);
   finish_launch(index, kernel_name, grid, block, shared_bytes, "cpu", "CPU emulator (sm_90 rules)", std::move(trace),
                 [](void* host, const void* device, size_t bytes) { std::memcpy(host, device, bytes); });
+  return cudaSuccess;
+}
+}  // namespace
+
+void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
+                const std::function<void()>& thread_body) {
+  run_any_launch(kernel_name, grid, block, shared_bytes, thread_body, false);
+}
+cudaError_t run_cooperative_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
+                                   const std::function<void()>& thread_body) {
+  return run_any_launch(kernel_name, grid, block, shared_bytes, thread_body, true);
 }
 
 void* dynamic_shared_memory() { return dynamic_shared_area(); }
@@ -217,6 +243,7 @@ const char* cudaGetErrorName(cudaError_t error) {
     case cudaErrorNotReady: return "cudaErrorNotReady";
     case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
     case cudaErrorLaunchTimeout: return "cudaErrorLaunchTimeout";
+    case cudaErrorCooperativeLaunchTooLarge: return "cudaErrorCooperativeLaunchTooLarge";
     default: return "cudaErrorUnknown";
   }
 }
@@ -236,6 +263,7 @@ const char* cudaGetErrorString(cudaError_t error) {
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
     case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
+    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
     default: return "unknown error";
   }
 }
@@ -277,6 +305,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   prop->l2CacheSize = 60 * 1024 * 1024;
   prop->concurrentKernels = 1;
   prop->managedMemory = 1;
+  prop->cooperativeLaunch = 1;
   return cudaSuccess;
 }
 
@@ -290,6 +319,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
     case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
     case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
     default: return set_error(cudaErrorInvalidValue);
   }
   return cudaSuccess;

@@ -31,6 +31,7 @@ enum cudaError_t {
   cudaErrorNotReady = 600,
   cudaErrorIllegalAddress = 700,
   cudaErrorLaunchTimeout = 702,
+  cudaErrorCooperativeLaunchTooLarge = 720,
   cudaErrorUnknown = 999,
 };
 using cudaError = cudaError_t;
@@ -80,6 +81,7 @@ struct cudaDeviceProp {
   int integrated;
   int canMapHostMemory;
   int managedMemory;
+  int cooperativeLaunch;
 };
 
 enum cudaDeviceAttr {
@@ -88,6 +90,7 @@ enum cudaDeviceAttr {
   cudaDevAttrMultiProcessorCount = 16,
   cudaDevAttrComputeCapabilityMajor = 75,
   cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrCooperativeLaunch = 95,
 };
 
 cudaError_t cudaMalloc(void** ptr, size_t bytes);
