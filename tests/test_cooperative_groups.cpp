@@ -275,3 +275,15 @@ TEST_CASE("cg::reduce and the scans: every built-in operator and lambdas, tiles 
     }
   }
 }
+
+TEST_CASE("cooperative launch past the time limit: the report names the running block", "[cg][grid][user]") {
+  FileRequest request;
+  request.path = fixture("grid_spin.cu");
+  request.backend = FileBackend::Cpu;
+  request.time_limit_s = 2.0;
+  const FileRun run = run_user_file(request);
+  INFO(run.message);
+  CHECK(run.outcome == FileOutcome::Timeout);
+  CHECK(run.message.find("block (2,0,0), thread (0,0,0)") != std::string::npos);
+  CHECK(run.message.find("grid_spin.cu:8") != std::string::npos);
+}

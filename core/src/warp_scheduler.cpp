@@ -13,6 +13,7 @@
 #include <bit>
 #include <boost/context/fiber.hpp>
 #include <boost/context/pooled_fixedsize_stack.hpp>
+#include <csignal>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -829,10 +830,26 @@ class CooperativeLaunch {
  public:
   CooperativeLaunch(Dim3 grid, Dim3 block, const std::function<void()>& body, const RecordFilter& filter,
                     Trace& trace, const std::function<void(uint32_t, bool)>& on_switch)
-      : grid_(grid), block_(block), body_(body), filter_(filter), trace_(trace), turns_(grid.count(), on_switch),
+      : grid_(grid), block_(block), body_(body), filter_(filter), trace_(trace),
+        turns_(grid.count(),
+               [&on_switch](uint32_t b, bool parking) {
+                 where_signal(parking ? SIG_BLOCK : SIG_UNBLOCK);
+                 if (on_switch) on_switch(b, parking);
+               }),
         blocks_(grid.count()), stats_(grid.count()) {}
 
   LaunchStats run() {
+    // The time limit's "where are you?" (SIGUSR1, to the process) must reach
+    // the thread of the running block: every other thread blocks it.
+    sigset_t before;
+    sigset_t where;
+    sigemptyset(&where);
+    sigaddset(&where, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &where, &before);
+    struct Restore {
+      sigset_t& mask;
+      ~Restore() { pthread_sigmask(SIG_SETMASK, &mask, nullptr); }
+    } restore{before};
     room_ = filter_.max_steps > trace_.steps.size() ? filter_.max_steps - trace_.steps.size() : 0;
     std::vector<std::thread> threads;
     threads.reserve(blocks_.size());
@@ -870,6 +887,13 @@ class CooperativeLaunch {
     std::vector<TraceStep> steps;
     bool dropped = false;
   };
+
+  static void where_signal(int how) {
+    sigset_t where;
+    sigemptyset(&where);
+    sigaddset(&where, SIGUSR1);
+    pthread_sigmask(how, &where, nullptr);
+  }
 
   void run_block(uint32_t b) {
     std::exception_ptr error;
