@@ -6,10 +6,10 @@
 namespace warpviz::emu {
 
 GridTurns::GridTurns(uint64_t blocks, std::function<void(uint32_t, bool)> on_switch)
-    : blocks_(blocks), on_switch_(std::move(on_switch)), finished_(blocks, false), live_(blocks) {}
+    : blocks_(blocks), on_switch_(std::move(on_switch)), turn_came_(blocks), finished_(blocks, false), live_(blocks) {}
 
 bool GridTurns::wait_turn_locked(std::unique_lock<std::mutex>& lock, uint32_t block) {
-  turn_changed_.wait(lock, [&] { return turn_ == block; });
+  turn_came_[block].wait(lock, [&] { return turn_ == block; });
   if (on_switch_) on_switch_(block, false);
   return !abandoned_;
 }
@@ -29,7 +29,7 @@ void GridTurns::pass_turn_locked(uint32_t from) {
   do next = (next + 1) % blocks_;
   while (finished_[next]);
   turn_ = next;
-  turn_changed_.notify_all();
+  turn_came_[next].notify_one();
 }
 
 void GridTurns::abandon_locked(std::exception_ptr error) {

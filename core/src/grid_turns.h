@@ -48,7 +48,9 @@ class GridTurns {
   const uint64_t blocks_;
   std::function<void(uint32_t, bool)> on_switch_;
   mutable std::mutex mutex_;
-  std::condition_variable turn_changed_;
+  // One per block: a turn wakes only the block whose turn it is (one shared
+  // variable woke every parked block at every turn, a storm of OS switches).
+  std::vector<std::condition_variable> turn_came_;
   std::vector<bool> finished_;
   uint64_t live_ = 0;      // blocks not finished
   uint64_t waiting_ = 0;   // of them, waiting at the barrier now
