@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cstring>
 #include <atomic>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -135,6 +137,10 @@ TEST_CASE("grid.sync in a user's program: neighbours' values, grid ranks, the H2
   CHECK(out.find("too large: cudaErrorCooperativeLaunchTooLarge (too many blocks in cooperative launch), last "
                  "cudaErrorCooperativeLaunchTooLarge") != std::string::npos);
   CHECK(out.find("per sm 2") != std::string::npos);
+  // simpleAWBarrier's H200 reference: "numBlocks = 264 blockSize = 1024".
+  CHECK(out.find("potential: block 1024, grid 264") != std::string::npos);
+  // Under 200: 128 threads (4 warps, 16 blocks) fill an SM's 64 warps; 64 ties and loses.
+  CHECK(out.find("potential under 200: block 128, grid 2112") != std::string::npos);
   REQUIRE(run.launches.size() == 1);  // the refused launch ran nothing
 }
 
@@ -286,4 +292,27 @@ TEST_CASE("cooperative launch past the time limit: the report names the running 
   CHECK(run.outcome == FileOutcome::Timeout);
   CHECK(run.message.find("block (2,0,0), thread (0,0,0)") != std::string::npos);
   CHECK(run.message.find("grid_spin.cu:8") != std::string::npos);
+}
+
+TEST_CASE("the H200 probe prints on the emulator what it printed on the H200", "[cg][h200][user]") {
+  // Prepare: tests/h200_probes/cooperative_groups.out, recorded on an H200
+  // from the same file built with plain nvcc and CUDA's own header.
+  const std::string probe = std::string(WARPVIZ_SOURCE_DIR) + "/tests/h200_probes/cooperative_groups";
+  std::ifstream recorded(probe + ".out");
+  REQUIRE(recorded.good());
+  FileRequest request;
+  request.path = probe + ".cu";
+  request.backend = FileBackend::Cpu;
+  // Run
+  const FileRun run = run_user_file(request);
+  INFO(run.message << run.compiler_output);
+  REQUIRE(run.ok());
+  // Verify: line by line; warpviz's own notes (the refused launch) aside.
+  std::vector<std::string> expected, got;
+  for (std::string line; std::getline(recorded, line);) expected.push_back(line);
+  std::istringstream printed(run.program_output);
+  for (std::string line; std::getline(printed, line);)
+    if (line.rfind("warpviz:", 0) != 0) got.push_back(line);
+  REQUIRE(got.size() == expected.size());
+  for (size_t i = 0; i < got.size(); ++i) CHECK(got[i] == expected[i]);
 }

@@ -9,6 +9,7 @@
 // the `void** args` convert to the kernel's own parameter types.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -85,6 +86,25 @@ template <class Kernel>
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, Kernel kernel, int block_threads,
                                                                    size_t dynamic_shared, unsigned) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel, block_threads, dynamic_shared);
+}
+
+// The block size that keeps the most threads of an SM busy, the largest on a
+// tie (as CUDA's occupancy calculator walks down from the largest), and the
+// grid that fills every SM with such blocks.
+template <class Kernel>
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid_size, int* block_size, Kernel, size_t dynamic_shared = 0,
+                                               int block_size_limit = 0) {
+  if (!min_grid_size || !block_size) return cudaErrorInvalidValue;
+  const int limit = block_size_limit > 0 && block_size_limit < 1024 ? block_size_limit : 1024;
+  int best_threads = 0, best_size = 0, best_blocks = 0;
+  for (int size = (limit + 31) / 32 * 32; size > 0; size -= 32) {
+    const int threads = std::min(size, limit);
+    const int blocks = warpviz::user::max_active_blocks_per_sm(threads, dynamic_shared);
+    if (blocks * threads > best_threads) best_threads = blocks * threads, best_size = threads, best_blocks = blocks;
+  }
+  *block_size = best_size;
+  *min_grid_size = best_blocks * warpviz::user::kSmCount;
+  return cudaSuccess;
 }
 
 // `(void *)kernel` -> `kernel`: a leading parenthesis is a cast, taken off;

@@ -39,5 +39,10 @@ int main() {
   int per_sm = 0;
   cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, neighbours, 1024, 0);
   printf("per sm %d\n", per_sm);
+  int min_grid = 0, best_block = 0;
+  cudaOccupancyMaxPotentialBlockSize(&min_grid, &best_block, neighbours, 0, 0);
+  printf("potential: block %d, grid %d\n", best_block, min_grid);
+  cudaOccupancyMaxPotentialBlockSize(&min_grid, &best_block, neighbours, 0, 200);
+  printf("potential under 200: block %d, grid %d\n", best_block, min_grid);
   return 0;
 }
