@@ -44,7 +44,8 @@ std::vector<int64_t> values(const Trace& t, const std::string& name) {
   const TraceOutput* out = t.output(name);
   REQUIRE(out != nullptr);
   std::vector<int64_t> v;
-  for (uint64_t bits : out->bits) v.push_back(out->dtype == DType::U32 ? int64_t(uint32_t(bits)) : int64_t(int32_t(uint32_t(bits))));
+  for (uint64_t bits : out->bits)
+    v.push_back(out->dtype == DType::U32 ? int64_t(uint32_t(bits)) : int64_t(int32_t(uint32_t(bits))));
   return v;
 }
 

@@ -116,7 +116,8 @@ cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid_size, int* block_si
 #define WARPVIZ_LAUNCH_STR_(...) #__VA_ARGS__
 #define WARPVIZ_LAUNCH_STR(...) WARPVIZ_LAUNCH_STR_(__VA_ARGS__)
 
-#define cudaLaunchCooperativeKernel(f, ...) \
-  ::warpviz::user::launch_cooperative(WARPVIZ_LAUNCH_STR(WARPVIZ_LAUNCH_UNCAST(f)), WARPVIZ_LAUNCH_UNCAST(f), __VA_ARGS__)
+#define cudaLaunchCooperativeKernel(f, ...)                                                       \
+  ::warpviz::user::launch_cooperative(WARPVIZ_LAUNCH_STR(WARPVIZ_LAUNCH_UNCAST(f)), WARPVIZ_LAUNCH_UNCAST(f), \
+                                      __VA_ARGS__)
 #define cudaLaunchKernel(f, ...) \
   ::warpviz::user::launch_plain(WARPVIZ_LAUNCH_STR(WARPVIZ_LAUNCH_UNCAST(f)), WARPVIZ_LAUNCH_UNCAST(f), __VA_ARGS__)
