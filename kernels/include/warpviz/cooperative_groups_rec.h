@@ -181,8 +181,14 @@ class thread_block_tile : public thread_block_tile<Size, void> {
   using thread_block_tile<Size, void>::thread_block_tile;
 };
 
+class coalesced_group;
+
 template <unsigned Size, class Parent>
 WARPVIZ_CG thread_block_tile<Size, Parent> tiled_partition(const Parent& parent) {
+  // Its tiles are ranks of the group, not lanes of the warp: not modelled.
+  static_assert(!std::is_same_v<Parent, coalesced_group>,
+                "warpviz does not support tiled_partition<N> of a coalesced_group; tiled_partition(group, N) "
+                "gives the same tiles as a coalesced_group");
   return thread_block_tile<Size, Parent>(parent.thread_rank(), parent.size());
 }
 
