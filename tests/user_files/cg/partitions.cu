@@ -10,7 +10,7 @@ __global__ void partitions(const int* in, int* tiled, int* coalesced, unsigned* 
   const int i = block.thread_rank();
   const int v = in[i];
   cg::thread_group four = cg::tiled_partition(block, 4);
-  tiled[i] = int(four.thread_rank()) + 10 * int(four.size()) + 100 * int(four.meta_group_rank());
+  tiled[i] = int(four.thread_rank()) + 10 * int(four.size());
   four.sync();
   coalesced[i] = -1;
   coalesced_ballot[i] = 0;
