@@ -13,6 +13,7 @@
 #include <bit>
 #include <boost/context/fiber.hpp>
 #include <boost/context/pooled_fixedsize_stack.hpp>
+#include <csignal>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -26,6 +27,7 @@
 #include <system_error>
 #include <thread>
 
+#include "grid_turns.h"
 #include "trace_io_internal.h"
 #include "warpviz/bank_model.h"
 #include "warpviz/warp_rules.h"
@@ -101,7 +103,7 @@ std::string hex_mask(uint32_t mask) {
 // [SECTION] Thread state
 // ============================================================================
 
-enum class ThreadState : uint8_t { Ready, AtWarpOp, AtBarrier, Exited };
+enum class ThreadState : uint8_t { Ready, AtWarpOp, AtBarrier, AtGridBarrier, Exited };
 
 struct EmuThread {
   ctx::fiber fiber;      // the CUDA thread's own context
@@ -121,6 +123,7 @@ thread_local EmuThread* t_current = nullptr;
 class BlockRun;
 thread_local const BlockRun* t_block_run = nullptr;  // the block running on this thread
 thread_local uint64_t t_arrival_clock = 0;
+thread_local bool t_cooperative = false;  // this OS thread runs a block of a cooperative launch
 
 // Lanes stack only kernel frames and the recording layer; 64 KiB is plenty and
 // keeps a 1024-thread block at 64 MiB of (mostly untouched) stack.
@@ -218,8 +221,11 @@ class BlockRun {
   // Performs the access; a 16-byte load's bytes 8-15 (no LaneRecord field) go to loaded_high.
   void complete_shared_access(uint32_t warp, uint32_t lanes, TraceStep& step, uint64_t (&loaded_high)[kWarpSize]);
   bool release_barrier();
+  bool release_grid_barrier();
 
  public:
+  // A cooperative launch's blocks wait at grid.sync() through `turns`.
+  void set_grid_turns(GridTurns* turns) { turns_ = turns; }
   std::string describe_waits() const;
   bool dropped() const { return dropped_; }
 
@@ -240,6 +246,7 @@ class BlockRun {
   uint32_t block_linear_ = 0;
   std::exception_ptr error_;
   TraceStep step_;  // scratch, reused for every collective
+  GridTurns* turns_ = nullptr;
 };
 
 uint32_t BlockRun::live_lanes(uint32_t warp) const {
@@ -458,6 +465,36 @@ bool BlockRun::release_barrier() {
   return true;
 }
 
+// Every live thread waits at grid.sync(): the block's turn passes to the next
+// block until the whole grid has arrived. Threads of a block that waits at
+// both barriers at once never meet (a GPU hangs): reported as a deadlock.
+bool BlockRun::release_grid_barrier() {
+  size_t live = 0, at_grid = 0, at_block = 0;
+  uint32_t line = 0;
+  for (const EmuThread& t : threads_) {
+    if (t.state == ThreadState::Exited) continue;
+    ++live;
+    if (t.state == ThreadState::AtGridBarrier) {
+      if (!at_grid++) line = t.request.line;
+    }
+    at_block += t.state == ThreadState::AtBarrier;
+  }
+  if (at_grid == 0) return false;
+  if (at_block != 0 && at_block + at_grid == live)
+    throw std::runtime_error("deadlock: in block " + std::to_string(block_linear_) + ", " + std::to_string(at_grid) +
+                             " threads wait at grid.sync() (line " + std::to_string(line) + ") and " +
+                             std::to_string(at_block) + " at __syncthreads(); neither barrier can open");
+  if (at_grid != live) return false;
+  const bool go_on = turns_ && turns_->arrive(block_linear_, line);
+  for (uint32_t i = 0; i < threads_.size(); ++i)
+    if (threads_[i].state == ThreadState::AtGridBarrier) {
+      threads_[i].state = ThreadState::Ready;
+      threads_[i].result.ok = go_on;
+      ready_.push_back(i);
+    }
+  return true;
+}
+
 // Who waits where: the threads at the barrier, and each warp's lanes waiting
 // at a warp operation with the lanes they wait for. Empty when none waits.
 std::string BlockRun::describe_waits() const {
@@ -485,6 +522,11 @@ std::string BlockRun::describe_waits() const {
       if (!first_at_barrier) first_at_barrier = &t;
       ++at_barrier;
     }
+  size_t at_grid = 0;
+  for (const EmuThread& t : threads_) at_grid += t.state == ThreadState::AtGridBarrier;
+  if (at_grid)
+    msg += std::to_string(at_grid) + " thread" + (at_grid == 1 ? "" : "s") + " wait at grid.sync()" +
+           (first_at_barrier ? "; " : "");
   if (first_at_barrier)
     msg += std::to_string(at_barrier) + " thread" + (at_barrier == 1 ? "" : "s") +
            " wait at __syncthreads() (the first, " + coords(first_at_barrier->coords) + ", on line " +
@@ -567,6 +609,7 @@ bool BlockRun::run(Dim3 block_idx, uint32_t block_linear, std::vector<TraceStep>
     for (uint32_t w = 0; w < warp_count_; ++w) progressed |= complete_ready_groups(w);
     if (progressed) continue;
     if (release_barrier()) continue;
+    if (release_grid_barrier()) continue;
     bool any_live = false;
     for (const EmuThread& t : threads_) any_live |= t.state != ThreadState::Exited;
     if (!any_live) break;
@@ -779,6 +822,110 @@ class ParallelLaunch {
   std::exception_ptr error_;
 };
 
+// Every block at once, each on an OS thread of its own (a block's fibers and
+// `__shared__` statics are its thread's), taking turns (GridTurns) so that
+// one runs at a time. The trace joins the blocks' steps in block order, as
+// run_blocks_in_order would.
+class CooperativeLaunch {
+ public:
+  CooperativeLaunch(Dim3 grid, Dim3 block, const std::function<void()>& body, const RecordFilter& filter,
+                    Trace& trace, const std::function<void(uint32_t, bool)>& on_switch)
+      : grid_(grid), block_(block), body_(body), filter_(filter), trace_(trace),
+        turns_(grid.count(),
+               [&on_switch](uint32_t b, bool parking) {
+                 where_signal(parking ? SIG_BLOCK : SIG_UNBLOCK);
+                 if (on_switch) on_switch(b, parking);
+               }),
+        blocks_(grid.count()), stats_(grid.count()) {}
+
+  LaunchStats run() {
+    // The time limit's "where are you?" (SIGUSR1, to the process) must reach
+    // the thread of the running block: every other thread blocks it.
+    sigset_t before;
+    sigset_t where;
+    sigemptyset(&where);
+    sigaddset(&where, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &where, &before);
+    struct Restore {
+      sigset_t& mask;
+      ~Restore() { pthread_sigmask(SIG_SETMASK, &mask, nullptr); }
+    } restore{before};
+    room_ = filter_.max_steps > trace_.steps.size() ? filter_.max_steps - trace_.steps.size() : 0;
+    std::vector<std::thread> threads;
+    threads.reserve(blocks_.size());
+    std::exception_ptr start_error;
+    for (uint32_t b = 0; b < blocks_.size(); ++b) {
+      try {
+        threads.emplace_back([this, b] { run_block(b); });
+      } catch (const std::system_error&) {
+        start_error = std::make_exception_ptr(std::runtime_error(
+            "a cooperative launch of " + std::to_string(blocks_.size()) + " blocks needs an OS thread per block; only " +
+            std::to_string(b) + " could be started"));
+        for (uint32_t rest = b; rest < blocks_.size(); ++rest) turns_.finish(rest, start_error);
+        break;
+      }
+    }
+    for (std::thread& t : threads) t.join();
+    LaunchStats total;
+    for (const LaunchStats& s : stats_) add_stats(total, s);
+    const size_t launch_first = trace_.steps.size();
+    TraceSteps encoded;
+    for (uint32_t b = 0; b < blocks_.size(); ++b) {
+      std::vector<TraceStep>& steps = blocks_[b].steps;
+      const size_t room = filter_.max_steps > trace_.steps.size() ? filter_.max_steps - trace_.steps.size() : 0;
+      if (blocks_[b].dropped || steps.size() > room) trace_.overflow = true;
+      if (steps.size() > room) steps.resize(room);  // the first to complete are kept
+      append_steps(trace_.steps, steps, encoded,
+                   expected_steps(launch_first, trace_.steps.size(), b, blocks_.size(), filter_.max_steps));
+    }
+    if (std::exception_ptr e = turns_.error()) std::rethrow_exception(e);
+    return total;
+  }
+
+ private:
+  struct BlockSteps {
+    std::vector<TraceStep> steps;
+    bool dropped = false;
+  };
+
+  static void where_signal(int how) {
+    sigset_t where;
+    sigemptyset(&where);
+    sigaddset(&where, SIGUSR1);
+    pthread_sigmask(how, &where, nullptr);
+  }
+
+  void run_block(uint32_t b) {
+    std::exception_ptr error;
+    t_cooperative = true;
+    try {
+      if (turns_.start(b)) {
+        BlockRun run(grid_, block_, body_, filter_, stats_[b]);
+        run.set_grid_turns(&turns_);
+        try {
+          blocks_[b].dropped = run.run(block_index(grid_, b), b, blocks_[b].steps, room_);
+        } catch (...) {
+          blocks_[b].dropped = run.dropped();
+          error = std::current_exception();
+        }
+      }
+    } catch (...) {
+      error = std::current_exception();  // no memory for the block's fibers
+    }
+    t_cooperative = false;
+    turns_.finish(b, error);
+  }
+
+  Dim3 grid_, block_;
+  const std::function<void()>& body_;
+  const RecordFilter& filter_;
+  Trace& trace_;
+  GridTurns turns_;
+  std::vector<BlockSteps> blocks_;
+  std::vector<LaunchStats> stats_;
+  size_t room_ = 0;
+};
+
 std::atomic<unsigned> g_emulator_threads{0};  // 0: the default
 
 unsigned default_emulator_threads() {
@@ -814,6 +961,23 @@ LaunchStats launch_grid(Dim3 grid, Dim3 block, const std::function<void()>& thre
   return ParallelLaunch(grid, block, thread_body, filter, trace).run(workers);
 }
 
+LaunchStats launch_grid_cooperative(Dim3 grid, Dim3 block, const std::function<void()>& thread_body,
+                                    const RecordFilter& filter, Trace& trace,
+                                    const std::function<void(uint32_t block, bool parking)>& on_switch) {
+  if (grid.count() == 0 || block.count() == 0)
+    throw std::invalid_argument("launch: grid and block must not be empty");
+  if (block.count() > 1024)
+    throw std::invalid_argument("launch: a block holds at most 1024 threads, not " + std::to_string(block.count()));
+  if (grid.count() > kMaxCooperativeBlocks)
+    throw std::invalid_argument("launch: a cooperative grid of " + std::to_string(grid.count()) +
+                                " blocks cannot be resident at once (at most " +
+                                std::to_string(kMaxCooperativeBlocks) + ")");
+  if (t_current) throw std::logic_error("launch: kernels cannot launch kernels in the emulator");
+  return CooperativeLaunch(grid, block, thread_body, filter, trace, on_switch).run();
+}
+
+bool in_cooperative_launch() { return t_current && t_cooperative; }
+
 unsigned emulator_threads() {
   const unsigned set = g_emulator_threads.load();
   return set ? set : default_emulator_threads();
@@ -837,6 +1001,18 @@ WarpOpResult warp_collective(const WarpOpRequest& request) {
   t_current->request = request;
   suspend_current_thread(ThreadState::AtWarpOp);
   return t_current->result;
+}
+
+void grid_barrier(uint32_t line) {
+  if (!t_current) throw std::logic_error("warpviz: grid.sync() called outside an emulated kernel");
+  if (!t_cooperative)
+    throw std::runtime_error("grid.sync() on line " + std::to_string(line) +
+                             " in a launch that is not cooperative: a grid barrier needs every block resident at "
+                             "once, which only cudaLaunchCooperativeKernel promises");
+  t_current->request.line = line;
+  suspend_current_thread(ThreadState::AtGridBarrier);
+  // The launch was abandoned (another block failed, or a deadlock): unwind.
+  if (!t_current->result.ok) throw std::runtime_error("the cooperative launch was abandoned");
 }
 
 void block_barrier(uint32_t line) {

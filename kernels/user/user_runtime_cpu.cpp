@@ -20,6 +20,7 @@
 #include "copy_back_log.h"
 #include "user_runtime_internal.h"
 #include "warpviz/launch_dims.h"
+#include "warpviz/cooperative_launch.h"
 
 namespace warpviz::user {
 
@@ -100,8 +101,9 @@ void size_dynamic_shared(size_t bytes) {
 
 size_t allowed_dynamic_shared(const void* function);  // below, with the other function attributes
 
-void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
-                const std::function<void()>& thread_body, const void* function) {
+namespace {
+cudaError_t run_any_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
+                           const std::function<void()>& thread_body, bool cooperative, const void* function) {
   // A launch a GPU refuses runs nothing and leaves an error for cudaGetLastError.
   std::string refused = launch_config_error(grid, block, shared_bytes);
   // Past 48 KiB a kernel takes only what cudaFuncSetAttribute allowed it.
@@ -113,7 +115,17 @@ void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_by
   if (!refused.empty()) {
     g_last_error = refused.starts_with("cudaErrorInvalidValue") ? cudaErrorInvalidValue : cudaErrorInvalidConfiguration;
     std::fprintf(stderr, "warpviz: launch of %s did not run: %s\n", kernel_name, refused.c_str());
-    return;
+    return g_last_error;
+  }
+  if (cooperative) {
+    const uint64_t resident = uint64_t(max_active_blocks_per_sm(int(block.count()), shared_bytes)) * kSmCount;
+    if (grid.count() > resident) {
+      std::fprintf(stderr,
+                   "warpviz: cooperative launch of %s did not run: cudaErrorCooperativeLaunchTooLarge: %llu blocks, "
+                   "an H200 holds at most %llu of %u threads at once\n",
+                   kernel_name, (unsigned long long)grid.count(), (unsigned long long)resident, unsigned(block.count()));
+      return g_last_error = cudaErrorCooperativeLaunchTooLarge;
+    }
   }
   const int index = begin_launch();
   size_dynamic_shared(shared_bytes);
@@ -126,13 +138,27 @@ void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_by
     // atomics are plain read-modify-writes, extern __shared__ is one buffer,
     // a last-block-done counter depends on block order), and the crash and
     // hang reports name the one running thread.
-    emu::launch_grid(grid, block, thread_body, launch_filter(index), trace, 1);
+    if (cooperative)
+      run_cooperative_grid(grid, block, shared_bytes, thread_body, launch_filter(index), trace);
+    else
+      emu::launch_grid(grid, block, thread_body, launch_filter(index), trace, 1);
   } catch (const std::exception& e) {
     fail("kernel-error", std::string("kernel `") + kernel_name + "`: " + e.what(), 3);
   }
   set_running_kernel(nullptr);
   finish_launch(index, kernel_name, grid, block, shared_bytes, "cpu", "CPU emulator (sm_90 rules)", std::move(trace),
                 [](void* host, const void* device, size_t bytes) { std::memcpy(host, device, bytes); });
+  return cudaSuccess;
+}
+}  // namespace
+
+void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
+                const std::function<void()>& thread_body, const void* function) {
+  run_any_launch(kernel_name, grid, block, shared_bytes, thread_body, false, function);
+}
+cudaError_t run_cooperative_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
+                                   const std::function<void()>& thread_body) {
+  return run_any_launch(kernel_name, grid, block, shared_bytes, thread_body, true, nullptr);
 }
 
 void* dynamic_shared_memory() { return dynamic_shared_area(); }

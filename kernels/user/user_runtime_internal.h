@@ -4,6 +4,9 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+
+#include "warpviz/warp_scheduler.h"
 
 namespace warpviz::user {
 
@@ -22,5 +25,9 @@ bool points_into_allocation(const void* p);
 // The launch's dynamic shared memory: `bytes` usable from `base`, inaccessible
 // up to `end`, so crash reports can say a write went past it.
 void set_dynamic_shared_area(const void* base, size_t bytes, const void* end);
+// A cooperative launch's grid in the emulator (cooperative_launch_cpu.cpp):
+// each block keeps its own copy of the one dynamic shared buffer.
+void run_cooperative_grid(Dim3 grid, Dim3 block, size_t shared_bytes, const std::function<void()>& thread_body,
+                          const emu::RecordFilter& filter, Trace& trace);
 
 }  // namespace warpviz::user

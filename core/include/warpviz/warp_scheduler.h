@@ -76,6 +76,19 @@ struct LaunchStats {
 LaunchStats launch_grid(Dim3 grid, Dim3 block, const std::function<void()>& thread_body,
                         const RecordFilter& filter, Trace& trace, unsigned threads = 0);
 
+// A cooperative launch (cudaLaunchCooperativeKernel): every block is resident
+// at once, so that its threads may wait at grid_barrier() for the whole grid.
+// Each block runs on an OS thread of its own, one at a time in block order
+// (grid_turns.h): a block runs until its live threads all wait at the grid
+// barrier or end, then the next. `on_switch(block, parking)` is called as a
+// block gives up its turn and as it takes it back (for state blocks share on
+// one thread). A grid barrier a block ended without reaching throws a
+// deadlock, as the GPU would hang. The trace is ordered as launch_grid's.
+constexpr uint64_t kMaxCooperativeBlocks = 132 * 32;  // an H200: 132 SMs, at most 32 blocks each
+LaunchStats launch_grid_cooperative(Dim3 grid, Dim3 block, const std::function<void()>& thread_body,
+                                    const RecordFilter& filter, Trace& trace,
+                                    const std::function<void(uint32_t block, bool parking)>& on_switch = {});
+
 // The thread count launches use by default: set_emulator_threads's, else
 // WARPVIZ_EMU_THREADS (1 to kMaxEmulatorThreads; anything else throws
 // std::invalid_argument), else every core.
@@ -96,5 +109,10 @@ const ThreadCoords* current_thread_or_null() noexcept;
 std::string describe_waiting_threads();
 WarpOpResult warp_collective(const WarpOpRequest& request);
 void block_barrier(uint32_t line);
+// grid.sync(): waits until every thread of the grid has arrived. Throws
+// outside a cooperative launch (on a GPU the grid is not valid there).
+void grid_barrier(uint32_t line);
+// Whether the running emulated thread belongs to a cooperative launch.
+bool in_cooperative_launch();
 
 }  // namespace warpviz::emu
