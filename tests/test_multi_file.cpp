@@ -56,6 +56,15 @@ TEST_CASE("several files: a .cpp main, a .cu of kernels and a .cpp reference mak
                     fs::path(fixture(name)).lexically_normal().string()) != run.watched_files.end());
 }
 
+TEST_CASE("several files: a .cpp file's own umin is no redefinition of CUDA's device umin", "[user][multi]") {
+  // mergeSort's host file defines `uint umin(uint, uint)`: CUDA's headers
+  // never reach a .cpp file, so both exist, each where it belongs.
+  const FileRun run = run_program({"own_umin_main.cu", "own_umin.cpp"});
+  INFO(run.message << run.compiler_output << run.program_output);
+  REQUIRE(run.ok());
+  CHECK(contains(run.program_output, "host 105 device 3 4"));
+}
+
 TEST_CASE("several files: argv[0] is ./ and the first file's stem, not a path in the cache", "[user][multi]") {
   // As a shell in the program's folder starts it: the H200 references of
   // cuda-samples print "./scan Starting..." (tests/corpus/reference/scan.out).

@@ -126,12 +126,20 @@ inline double max(float a, double b) { return warpviz::device_math::fmax_f64(a, 
 inline double min(double a, float b) { return warpviz::device_math::fmin_f64(a, b); }
 inline double max(double a, float b) { return warpviz::device_math::fmax_f64(a, b); }
 // CUDA's named integer min/max (umin for unsigned, llmin for long long, ...).
-inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
-inline unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
-inline long long llmin(long long a, long long b) { return a < b ? a : b; }
-inline long long llmax(long long a, long long b) { return a > b ? a : b; }
-inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
-inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+// Templates, so that a host file's own `uint umin(uint, uint)` (CUDA's headers
+// never reach a .cpp file) is no redefinition and wins where it is declared.
+template <class = void>
+unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
+template <class = void>
+unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
+template <class = void>
+long long llmin(long long a, long long b) { return a < b ? a : b; }
+template <class = void>
+long long llmax(long long a, long long b) { return a > b ? a : b; }
+template <class = void>
+unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+template <class = void>
+unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
 // CUDA's math headers declare the classification functions in the global
 // namespace for host and device code alike: `isfinite(x)` with no std::.
 using std::isfinite;
