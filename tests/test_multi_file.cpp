@@ -65,6 +65,14 @@ TEST_CASE("several files: a .cpp file's own umin is no redefinition of CUDA's de
   CHECK(contains(run.program_output, "host 105 device 3 4"));
 }
 
+TEST_CASE("a launch inside a #define, split over continued lines, launches its kernel", "[user][multi]") {
+  const FileRun run = run_program({"macro_launch.cu"});
+  INFO(run.message << run.compiler_output << run.program_output);
+  REQUIRE(run.ok());
+  CHECK(contains(run.program_output, "filled 40 41 42 43"));
+  REQUIRE(run.launches.size() == 1);
+}
+
 TEST_CASE("several files: argv[0] is ./ and the first file's stem, not a path in the cache", "[user][multi]") {
   // As a shell in the program's folder starts it: the H200 references of
   // cuda-samples print "./scan Starting..." (tests/corpus/reference/scan.out).

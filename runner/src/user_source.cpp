@@ -343,7 +343,13 @@ struct Edit {
 // The callee before `<<<` at `at`: `name`, `ns::name` or `name<T, 256>`.
 size_t callee_start(const std::string& code, size_t at) {
   size_t i = at;
-  while (i > 0 && std::isspace(static_cast<unsigned char>(code[i - 1]))) --i;
+  // Spaces, and a macro's line continuations: `k<T, n> \ (newline) <<<g, b>>>`
+  // in a #define launches k as well.
+  for (;;) {
+    while (i > 0 && std::isspace(static_cast<unsigned char>(code[i - 1]))) --i;
+    if (i > 0 && code[i - 1] == '\\' && i < code.size() && (code[i] == '\n' || code[i] == '\r')) --i;
+    else break;
+  }
   for (;;) {
     if (i > 0 && code[i - 1] == '>') {  // template arguments
       int depth = 0;
@@ -395,7 +401,7 @@ void add_launch_edits(const std::string& code, std::vector<Edit>& edits, bool ho
     const size_t start = callee_start(code, at);
     std::string name;
     for (size_t i = start; i < at; ++i)
-      if (!std::isspace(static_cast<unsigned char>(code[i]))) name += code[i];
+      if (!std::isspace(static_cast<unsigned char>(code[i])) && code[i] != '\\') name += code[i];
     if (name.empty()) continue;
     if (host_call) {
       edits.push_back({start, 0, "::warpviz::user::kernel_call([&](const auto&... warpviz_args) { "});
