@@ -25,6 +25,7 @@
 
 #include "cublasLt.h"
 #include "cublas_v2.h"
+#include "runtime_objects.h"
 
 namespace {
 
@@ -200,12 +201,12 @@ cublasComputeType_t legacy_compute(const char* caller, cudaDataType t) {
 
 cublasStatus_t cublasCreate(cublasHandle_t* handle) {
   if (!handle) return CUBLAS_STATUS_INVALID_VALUE;
-  *handle = new cublasContext;
+  *handle = warpviz::user::make_runtime_object<cublasContext>();
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasDestroy(cublasHandle_t handle) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-  delete handle;
+  warpviz::user::destroy_runtime_object(handle);
   return CUBLAS_STATUS_SUCCESS;
 }
 // CUDA 13.0's cuBLAS, as on the H200 the references were taken on.
@@ -464,23 +465,23 @@ void apply_epilogue(const cublasLtMatmulDescOpaque_t& d, float* D, uint64_t rows
 
 cublasStatus_t cublasLtCreate(cublasLtHandle_t* handle) {
   if (!handle) return CUBLAS_STATUS_INVALID_VALUE;
-  *handle = new cublasLtContext;
+  *handle = warpviz::user::make_runtime_object<cublasLtContext>();
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasLtDestroy(cublasLtHandle_t handle) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-  delete handle;
+  warpviz::user::destroy_runtime_object(handle);
   return CUBLAS_STATUS_SUCCESS;
 }
 
 cublasStatus_t cublasLtMatmulDescCreate(cublasLtMatmulDesc_t* desc, cublasComputeType_t computeType,
                                         cudaDataType_t scaleType) {
   if (!desc) return CUBLAS_STATUS_INVALID_VALUE;
-  *desc = new cublasLtMatmulDescOpaque_t{computeType, scaleType};
+  *desc = warpviz::user::make_runtime_object<cublasLtMatmulDescOpaque_t>(computeType, scaleType);
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasLtMatmulDescDestroy(cublasLtMatmulDesc_t desc) {
-  delete desc;
+  warpviz::user::destroy_runtime_object(desc);
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t desc, cublasLtMatmulDescAttributes_t attr,
@@ -500,11 +501,11 @@ cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t desc, cublasL
 cublasStatus_t cublasLtMatrixLayoutCreate(cublasLtMatrixLayout_t* layout, cudaDataType type, uint64_t rows,
                                           uint64_t cols, int64_t ld) {
   if (!layout) return CUBLAS_STATUS_INVALID_VALUE;
-  *layout = new cublasLtMatrixLayoutOpaque_t{type, rows, cols, ld};
+  *layout = warpviz::user::make_runtime_object<cublasLtMatrixLayoutOpaque_t>(type, rows, cols, ld);
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasLtMatrixLayoutDestroy(cublasLtMatrixLayout_t layout) {
-  delete layout;
+  warpviz::user::destroy_runtime_object(layout);
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasLtMatrixLayoutSetAttribute(cublasLtMatrixLayout_t layout, cublasLtMatrixLayoutAttribute_t attr,
@@ -524,11 +525,11 @@ cublasStatus_t cublasLtMatrixLayoutSetAttribute(cublasLtMatrixLayout_t layout, c
 
 cublasStatus_t cublasLtMatmulPreferenceCreate(cublasLtMatmulPreference_t* pref) {
   if (!pref) return CUBLAS_STATUS_INVALID_VALUE;
-  *pref = new cublasLtMatmulPreferenceOpaque_t;
+  *pref = warpviz::user::make_runtime_object<cublasLtMatmulPreferenceOpaque_t>();
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasLtMatmulPreferenceDestroy(cublasLtMatmulPreference_t pref) {
-  delete pref;
+  warpviz::user::destroy_runtime_object(pref);
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasLtMatmulPreferenceSetAttribute(cublasLtMatmulPreference_t pref,

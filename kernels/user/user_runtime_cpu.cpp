@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "copy_back_log.h"
+#include "runtime_objects.h"
 #include "user_runtime_internal.h"
 #include "warpviz/launch_dims.h"
 #include "warpviz/cooperative_launch.h"
@@ -464,7 +465,7 @@ struct CUevent_st {
 };
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
   if (!event) return set_error(cudaErrorInvalidValue);
-  *event = new CUevent_st{std::chrono::steady_clock::now()};
+  *event = warpviz::user::make_runtime_object<CUevent_st>(std::chrono::steady_clock::now());
   return cudaSuccess;
 }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned) { return cudaEventCreate(event); }
@@ -480,7 +481,7 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
   return cudaSuccess;
 }
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
-  delete event;
+  warpviz::user::destroy_runtime_object(event);
   return cudaSuccess;
 }
 
