@@ -130,13 +130,9 @@ std::string nvcc_predefined_macros(UnitLanguage language) {
   define("__CUDACC_VER_MAJOR__", "13");
   define("__CUDACC_VER_MINOR__", "0");
   define("CUDA_VERSION", "13000");
-  define("CUDART_VERSION", "13000");
+  // CUDART_VERSION and cuda_runtime.h's include guards are the kit's runtime
+  // header's (user_runtime.h), which every unit gets with the prelude.
   if (language == UnitLanguage::Cuda) {
-    // nvcc includes cuda_runtime.h in every .cu file; code tests its guards
-    // (cuda-samples' helper_cuda.h keeps findCudaDevice under __CUDA_RUNTIME_H__).
-    define("__CUDA_RUNTIME_H__", "");
-    define("__CUDA_RUNTIME_API_H__", "");
-    define("__DRIVER_TYPES_H__", "");
     define("__CUDACC__", "1");
     define("__CUDA_ARCH__", "900");  // sm_90; host function bodies read it as undefined
   }

@@ -29,9 +29,9 @@ UnitLanguage unit_language(const std::string& path);
 
 // The macros nvcc defines, as #define lines for the top of a unit (after the
 // kit's prelude, whose headers test __CUDACC__ to tell nvcc from g++):
-// __CUDACC__, __CUDA_ARCH__ and the include guards of the cuda_runtime.h
-// nvcc includes for .cu units only; __NVCC__, CUDA_VERSION and
-// CUDART_VERSION (13.0) for both.
+// __CUDACC__ and __CUDA_ARCH__ for .cu units only; __NVCC__ and
+// CUDA_VERSION (13.0) for both. CUDART_VERSION and cuda_runtime.h's guards
+// come with the prelude's runtime header (user_runtime.h).
 std::string nvcc_predefined_macros(UnitLanguage language);
 
 // `#include` lines for the warpviz headers the text includes itself
