@@ -383,7 +383,21 @@ void note_allocation(const void* ptr, size_t bytes, const char* name, int line, 
 
 void forget_allocation(const void* ptr) { take_allocation(ptr); }
 
-int begin_launch() { return g_launch_count++; }
+// `--launches N`: the program ends as its launch N+1 begins, its output
+// flushed, as if done: what it did with launch N's results is kept (a
+// benchmark loop after the checks never starts).
+int begin_launch() {
+  const char* limit = std::getenv("WARPVIZ_USER_MAX_LAUNCHES");
+  const unsigned long max_launches = limit ? std::strtoul(limit, nullptr, 10) : 0;
+  if (max_launches > 0 && unsigned(g_launch_count) >= max_launches) {
+    if (out_dir()) std::ofstream(out_path("launch_limit.txt")) << max_launches << "\n";
+    std::fflush(nullptr);
+    std::cout.flush();
+    std::cerr.flush();
+    std::_Exit(0);
+  }
+  return g_launch_count++;
+}
 
 emu::RecordFilter launch_filter(int index) {
   emu::RecordFilter f;
@@ -405,23 +419,16 @@ void finish_launch(int index, const char* kernel_name, Dim3 grid, Dim3 block, si
   trace.meta.device = device;
   if (trace.meta.compute_capability.empty()) trace.meta.compute_capability = "9.0";  // the emulator's rules
   trace.meta.tool_version = tool_version();
+  // Past the recorded launches nothing is kept: no copy of every allocation
+  // (a benchmark loop launches thousands of times).
+  if (!out_dir() || index >= kMaxRecordedLaunches) return;
   trace.outputs = snapshot_allocations(read);
   if (!trace.steps.empty()) trace.meta.dtype = trace.steps.front().dtype;
   else if (!trace.outputs.empty()) trace.meta.dtype = trace.outputs.front().dtype;
-  if (!out_dir() || index >= kMaxRecordedLaunches) return;
   g_last_trace = std::move(trace);
   g_last_trace_file = "launch-" + std::to_string(index) + ".wvt";
   save_last_trace();
   write_launch_index(index, g_last_trace, g_last_trace_file);
-  // `--launches N`: the program ends here, its output flushed, as if done.
-  const char* limit = std::getenv("WARPVIZ_USER_MAX_LAUNCHES");
-  if (limit && std::strtoul(limit, nullptr, 10) > 0 && unsigned(index) + 1 >= std::strtoul(limit, nullptr, 10)) {
-    std::ofstream(out_path("launch_limit.txt")) << index + 1 << "\n";
-    std::fflush(nullptr);
-    std::cout.flush();
-    std::cerr.flush();
-    std::_Exit(0);
-  }
 }
 
 // ============================================================================

@@ -151,17 +151,25 @@ using std::signbit;
 // [SECTION] Arithmetic with a named rounding mode
 // ============================================================================
 // nvcc never contracts these into an FMA, and each rounds once in its mode:
-// the host's IEEE arithmetic in the same mode gives the same bits (the kit
-// compiles with -ffp-contract=off at -O0, so nothing is folded across the
-// mode switch). Subnormals are kept, as the GPU keeps them without -ftz.
+// the host's IEEE arithmetic in the same mode gives the same bits. Subnormals
+// are kept, as the GPU keeps them without -ftz.
 
 namespace warpviz::device_math {
 
-template <class Op>
-inline auto in_rounding(int mode, Op op) {
+// An empty asm the value passes through: the optimiser can see neither the
+// value (no folding at compile time, in the default mode) nor move its use
+// before the asm, which runs after the mode switch.
+template <class T>
+inline T after_mode_switch(T value) {
+  asm volatile("" : "+m"(value));
+  return value;
+}
+
+template <class Op, class... Args>
+inline auto in_rounding(int mode, Op op, Args... args) {
   const int saved = std::fegetround();
   std::fesetround(mode);
-  volatile auto r = op();  // computed before the mode is put back
+  volatile auto r = op(after_mode_switch(args)...);  // computed before the mode is put back
   std::fesetround(saved);
   return r;
 }
@@ -170,46 +178,46 @@ inline auto in_rounding(int mode, Op op) {
 
 #define WARPVIZ_ROUNDED(suffix, mode)                                                                            \
   inline float __fadd_##suffix(float a, float b) {                                                             \
-    return warpviz::device_math::in_rounding(mode, [&] { return a + b; });                                     \
+    return warpviz::device_math::in_rounding(mode, [](auto a, auto b) { return a + b; }, a, b); \
   }                                                                                                            \
   inline float __fsub_##suffix(float a, float b) {                                                             \
-    return warpviz::device_math::in_rounding(mode, [&] { return a - b; });                                     \
+    return warpviz::device_math::in_rounding(mode, [](auto a, auto b) { return a - b; }, a, b); \
   }                                                                                                            \
   inline float __fmul_##suffix(float a, float b) {                                                             \
-    return warpviz::device_math::in_rounding(mode, [&] { return a * b; });                                     \
+    return warpviz::device_math::in_rounding(mode, [](auto a, auto b) { return a * b; }, a, b); \
   }                                                                                                            \
   inline float __fdiv_##suffix(float a, float b) {                                                             \
-    return warpviz::device_math::in_rounding(mode, [&] { return a / b; });                                     \
+    return warpviz::device_math::in_rounding(mode, [](auto a, auto b) { return a / b; }, a, b); \
   }                                                                                                            \
   inline float __frcp_##suffix(float a) {                                                                      \
-    return warpviz::device_math::in_rounding(mode, [&] { return 1.0f / a; });                                  \
+    return warpviz::device_math::in_rounding(mode, [](auto a) { return 1.0f / a; }, a); \
   }                                                                                                            \
   inline float __fsqrt_##suffix(float a) {                                                                     \
-    return warpviz::device_math::in_rounding(mode, [&] { return std::sqrt(a); });                              \
+    return warpviz::device_math::in_rounding(mode, [](auto a) { return std::sqrt(a); }, a); \
   }                                                                                                            \
   inline float __fmaf_##suffix(float a, float b, float c) {                                                    \
-    return warpviz::device_math::in_rounding(mode, [&] { return std::fma(a, b, c); });                         \
+    return warpviz::device_math::in_rounding(mode, [](auto a, auto b, auto c) { return std::fma(a, b, c); }, a, b, c); \
   }                                                                                                            \
   inline double __dadd_##suffix(double a, double b) {                                                          \
-    return warpviz::device_math::in_rounding(mode, [&] { return a + b; });                                     \
+    return warpviz::device_math::in_rounding(mode, [](auto a, auto b) { return a + b; }, a, b); \
   }                                                                                                            \
   inline double __dsub_##suffix(double a, double b) {                                                          \
-    return warpviz::device_math::in_rounding(mode, [&] { return a - b; });                                     \
+    return warpviz::device_math::in_rounding(mode, [](auto a, auto b) { return a - b; }, a, b); \
   }                                                                                                            \
   inline double __dmul_##suffix(double a, double b) {                                                          \
-    return warpviz::device_math::in_rounding(mode, [&] { return a * b; });                                     \
+    return warpviz::device_math::in_rounding(mode, [](auto a, auto b) { return a * b; }, a, b); \
   }                                                                                                            \
   inline double __ddiv_##suffix(double a, double b) {                                                          \
-    return warpviz::device_math::in_rounding(mode, [&] { return a / b; });                                     \
+    return warpviz::device_math::in_rounding(mode, [](auto a, auto b) { return a / b; }, a, b); \
   }                                                                                                            \
   inline double __drcp_##suffix(double a) {                                                                    \
-    return warpviz::device_math::in_rounding(mode, [&] { return 1.0 / a; });                                   \
+    return warpviz::device_math::in_rounding(mode, [](auto a) { return 1.0 / a; }, a); \
   }                                                                                                            \
   inline double __dsqrt_##suffix(double a) {                                                                   \
-    return warpviz::device_math::in_rounding(mode, [&] { return std::sqrt(a); });                              \
+    return warpviz::device_math::in_rounding(mode, [](auto a) { return std::sqrt(a); }, a); \
   }                                                                                                            \
   inline double __fma_##suffix(double a, double b, double c) {                                                 \
-    return warpviz::device_math::in_rounding(mode, [&] { return std::fma(a, b, c); });                         \
+    return warpviz::device_math::in_rounding(mode, [](auto a, auto b, auto c) { return std::fma(a, b, c); }, a, b, c); \
   }
 WARPVIZ_ROUNDED(rn, FE_TONEAREST)
 WARPVIZ_ROUNDED(rz, FE_TOWARDZERO)
@@ -269,10 +277,10 @@ WARPVIZ_TO_INT(double, double, ull, unsigned long long)
 #undef WARPVIZ_TO_INT
 
 #define WARPVIZ_TO_FLOAT(from, I, to, F)                                                                        \
-  inline F __##from##2##to##_rn(I x) { return warpviz::device_math::in_rounding(FE_TONEAREST, [&] { return F(x); }); } \
-  inline F __##from##2##to##_rz(I x) { return warpviz::device_math::in_rounding(FE_TOWARDZERO, [&] { return F(x); }); } \
-  inline F __##from##2##to##_ru(I x) { return warpviz::device_math::in_rounding(FE_UPWARD, [&] { return F(x); }); }     \
-  inline F __##from##2##to##_rd(I x) { return warpviz::device_math::in_rounding(FE_DOWNWARD, [&] { return F(x); }); }
+  inline F __##from##2##to##_rn(I x) { return warpviz::device_math::in_rounding(FE_TONEAREST, [](auto x) { return F(x); }, x); } \
+  inline F __##from##2##to##_rz(I x) { return warpviz::device_math::in_rounding(FE_TOWARDZERO, [](auto x) { return F(x); }, x); } \
+  inline F __##from##2##to##_ru(I x) { return warpviz::device_math::in_rounding(FE_UPWARD, [](auto x) { return F(x); }, x); } \
+  inline F __##from##2##to##_rd(I x) { return warpviz::device_math::in_rounding(FE_DOWNWARD, [](auto x) { return F(x); }, x); }
 WARPVIZ_TO_FLOAT(int, int, float, float)
 WARPVIZ_TO_FLOAT(uint, unsigned, float, float)
 WARPVIZ_TO_FLOAT(ll, long long, float, float)

@@ -360,6 +360,14 @@ WARPVIZ_NARROW_ARITHMETIC(__half, warpviz::narrow::Fp16Format, __half2)
 WARPVIZ_NARROW_ARITHMETIC(__nv_bfloat16, warpviz::narrow::Bf16Format, __nv_bfloat162)
 #undef WARPVIZ_NARROW_ARITHMETIC
 
+// The operators live in the global namespace, as CUDA's do; named here too,
+// they are found by argument-dependent lookup from inside a namespace that
+// has operators of its own (warpviz's atomics: `old + value` of a bf16x2).
+namespace warpviz::narrow {
+using ::operator+, ::operator-, ::operator*, ::operator/, ::operator+=, ::operator-=, ::operator*=, ::operator/=,
+    ::operator++, ::operator--, ::operator==, ::operator!=, ::operator<, ::operator<=, ::operator>, ::operator>=;
+}  // namespace warpviz::narrow
+
 // Math functions: the GPU evaluates these in f32 with MUFU approximations;
 // here the value in double, rounded once (docs/floats.md).
 #define WARPVIZ_NARROW_MATH(name, T, F, expr)                                                  \

@@ -70,6 +70,15 @@ void operator->*(void (*kernel)(Params...), const PendingLaunch<Args...>& launch
                 });
 }
 
+// A kernels-only file's launch: --shared past 48 KiB is opted in, as a
+// program would (the CPU runtime's twin is in user_runtime.h).
+template <class T>
+void allow_dynamic_shared(T* kernel, size_t bytes) {
+  if (bytes > 48 * 1024)
+    cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
+               "allow the kernel its dynamic shared memory");
+}
+
 // cudaMalloc(&d_out, n) in a user's program (the macro below): the array is
 // recorded after each launch under the variable's name, with its type.
 template <class T>
