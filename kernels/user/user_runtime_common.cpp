@@ -198,6 +198,9 @@ void describe_address(FaultText& t, const void* addr) {
 }
 
 void on_fatal_signal(int sig, siginfo_t* info, void* context) {
+  // What the kernel printed before the crash still comes out, as a GPU's
+  // printf buffer does at the failing synchronisation.
+  emu::flush_lane_output_to_fd(STDOUT_FILENO);
   FaultText t;
   t.add("crash\n");
   t.add(sig == SIGSEGV ? "an invalid memory access (SIGSEGV)"
@@ -223,6 +226,7 @@ void on_fatal_signal(int sig, siginfo_t* info, void* context) {
 // the user's kernel, not inside malloc, and the parent kills the program
 // after a grace period if this ever hangs.
 void on_where(int, siginfo_t*, void* context) {
+  emu::flush_lane_output_to_fd(STDOUT_FILENO);  // the run is about to be stopped
   FaultText t;
   t.add("where\nrunning");
   describe_where(t, context);
@@ -323,6 +327,7 @@ void save_last_trace() {
 
 [[noreturn]] void fail(const char* kind, const std::string& message, int exit_code) {
   std::fflush(stdout);
+  emu::flush_lane_output_to_fd(STDOUT_FILENO);
   const std::string line = std::string(kind) + "\n" + message + "\n";
   write_fault(line.c_str());
   if (!out_dir()) std::fprintf(stderr, "warpviz: %s\n", message.c_str());
