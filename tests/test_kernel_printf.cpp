@@ -176,3 +176,19 @@ TEST_CASE("kernel printf: a kernel stopped at the time limit has its lines writt
   CHECK((run.outcome == FileOutcome::Timeout || run.outcome == FileOutcome::Deadlock));
   CHECK(run.program_output.find("lane 0 is here\n") != std::string::npos);
 }
+
+// ---------------------------------------------------------------------------
+// The launch's figures (launches.jsonl -> FileRun::launch_work), which
+// `warpviz-cli bench corpus` prints
+// ---------------------------------------------------------------------------
+
+TEST_CASE("launch work: a run carries each launch's warp operations and lanes", "[printf][bench]") {
+  const FileRun run = run_program("two_warp_shuffle.cu");
+  REQUIRE(run.ok());
+  REQUIRE(run.launch_work.size() == 1);
+  // 64 threads are two warps; each runs the one __shfl_sync with all 32 lanes.
+  CHECK(run.launch_work[0].threads == 64);
+  CHECK(run.launch_work[0].warp_ops == 2);
+  CHECK(run.launch_work[0].lane_ops == 64);
+  CHECK(run.launch_work[0].seconds > 0);
+}

@@ -43,11 +43,8 @@ void LaneOutputBuffer::forget_front(WarpHeld& held, size_t count, uint32_t lanes
 void LaneOutputBuffer::flush(uint32_t warp, uint32_t lanes) {
   if (warp >= warps_.size()) return;
   WarpHeld& held = warps_[warp];
-  if (held.pieces.empty()) {
-    for (uint32_t lane = 0; lane < 32; ++lane)
-      if ((lanes >> lane) & 1u) held.next_round[lane] = 0;
-    return;
-  }
+  // No piece held: every lane's round is 0 already (a round grows only with a piece).
+  if (held.pieces.empty()) return;
   const size_t count = order_front(held, lanes);
   std::string text;
   for (size_t i = 0; i < count; ++i) text += held.pieces[i].text;
@@ -75,6 +72,8 @@ void LaneOutputBuffer::flush_all_to_fd(int fd) noexcept {
     for (size_t i = 0; i < count; ++i) held.pieces[i].text.resize(0);
   }
 }
+
+bool LaneOutputBuffer::holds(uint32_t warp) const { return warp < warps_.size() && !warps_[warp].pieces.empty(); }
 
 bool LaneOutputBuffer::empty() const {
   for (const WarpHeld& held : warps_)

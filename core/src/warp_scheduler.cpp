@@ -402,7 +402,7 @@ void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
   stats_.lane_ops += uint64_t(std::popcount(group.lanes));
   // The group's lanes meet here (so do lanes that have ended): what they
   // printed before it comes out now, as the GPU's converged warp prints it.
-  flush_output(warp, group.lanes | ~live_lanes(warp));
+  if (output_.holds(warp)) flush_output(warp, group.lanes | ~live_lanes(warp));
 
   if (filter_.wants(block_linear_, warp)) {
     if (steps_->size() < steps_end_)
@@ -597,7 +597,8 @@ void BlockRun::start_threads(Dim3 block_idx, uint32_t block_linear) {
           }
           t.state = ThreadState::Exited;
           // A warp whose lanes have all ended has reached its last sync point.
-          if (live_lanes(t.coords.warp) == 0) flush_output(t.coords.warp, 0xffffffffu);
+          if (output_.holds(t.coords.warp) && live_lanes(t.coords.warp) == 0)
+            flush_output(t.coords.warp, 0xffffffffu);
           before_switch(nullptr, t_scheduler_stack_bottom, t_scheduler_stack_size);
           return std::move(t.scheduler);
         });

@@ -42,6 +42,7 @@ class LaneOutputBuffer {
   // For a crash or a time limit, from a signal handler: writes every warp's
   // held output to the file descriptor with write(2), allocating nothing.
   void flush_all_to_fd(int fd) noexcept;
+  bool holds(uint32_t warp) const;  // whether the warp has output held
   bool empty() const;
 
  private:
