@@ -164,9 +164,12 @@ RowFigures bench_row(const CorpusRow& row, const fs::path& corpus, double timeou
     const std::string kernel = run.launches[largest].meta.params.count("kernel")
                                    ? run.launches[largest].meta.params.at("kernel")
                                    : "?";
-    std::cout << "  launch " << largest << " (" << kernel.substr(0, 40) << ", " << counted(w.threads, "thread")
-              << "): " << w.lane_ops << " lane-ops in " << std::setprecision(3) << w.seconds << " s, " << std::setprecision(2)
-              << (w.seconds > 0 ? double(w.lane_ops) / w.seconds / 1e6 : 0.0) << " M lane-ops/s";
+    // Per second of the launch; threads too, since a kernel of plain memory
+    // and __syncthreads only has no lane-ops.
+    auto rate = [&](uint64_t n) { return w.seconds > 0 ? double(n) / w.seconds / 1e6 : 0.0; };
+    std::cout << "  launch " << largest << " (" << kernel.substr(0, 40) << "): " << counted(w.threads, "thread")
+              << ", " << w.lane_ops << " lane-ops in " << std::setprecision(3) << w.seconds << " s = "
+              << std::setprecision(2) << rate(w.lane_ops) << " M lane-ops/s, " << rate(w.threads) << " M threads/s";
   } else {
     std::cout << "  no launch recorded";
   }

@@ -10,7 +10,12 @@ namespace warpviz::emu {
 LaneOutputBuffer::LaneOutputBuffer(Sink sink) : sink_(std::move(sink)) {}
 
 void LaneOutputBuffer::reset(uint32_t warps) {
-  warps_.clear();
+  // Kept, not freed: a launch resets it once a block.
+  for (WarpHeld& held : warps_) {
+    held.pieces.clear();
+    std::fill(std::begin(held.next_round), std::end(held.next_round), 0u);
+    held.bytes = 0;
+  }
   warps_.resize(warps);
 }
 

@@ -28,9 +28,9 @@
 #include <thread>
 
 #include "grid_turns.h"
-#include "warpviz/lane_output_buffer.h"
 #include "trace_io_internal.h"
 #include "warpviz/bank_model.h"
+#include "warpviz/lane_output_buffer.h"
 #include "warpviz/warp_rules.h"
 
 // AddressSanitizer must be told of every switch between the scheduler's stack
