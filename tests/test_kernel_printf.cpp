@@ -177,6 +177,19 @@ TEST_CASE("kernel printf: a kernel stopped at the time limit has its lines writt
   CHECK(run.program_output.find("lane 0 is here\n") != std::string::npos);
 }
 
+TEST_CASE("kernel printf: every block's lines before grid.sync() come before any after it", "[printf][user]") {
+  const FileRun run = run_program("grid_sync.cu");
+  REQUIRE(run.ok());
+  // grid.sync() orders the whole grid: no thread prints "after" before every
+  // thread printed "before". The order of the blocks is the GPU's choice; the
+  // emulator's blocks take turns in order, 0 then 1.
+  std::string expected;
+  for (const char* word : {"before", "after"})
+    for (int block = 0; block < 2; ++block)
+      expected += lane_lines(std::string(word) + " b" + std::to_string(block) + " l", 0, 32);
+  CHECK(program_part(run.program_output) == expected);
+}
+
 // ---------------------------------------------------------------------------
 // The launch's figures (launches.jsonl -> FileRun::launch_work), which
 // `warpviz-cli bench corpus` prints
