@@ -34,6 +34,8 @@ bool is_source_file(const std::string& arg);
 int run_run_file(const Args& args);
 int run_list_file(const std::string& path);
 int bench_reload(const Args& args);
+// warpviz-cli bench corpus (bench_corpus.cpp): the corpus's programs, timed on the CPU.
+int bench_corpus(const Args& args);
 
 // A trace's outputs and shared-memory steps, as `run` prints them.
 void print_trace_summary(const Trace& trace);

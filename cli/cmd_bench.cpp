@@ -1,5 +1,6 @@
 // warpviz-cli bench emulator: how fast the CPU emulator runs reduce_sum, by thread count.
 // warpviz-cli bench load: how fast trace files load.
+// warpviz-cli bench corpus: the corpus's programs on the CPU emulator (bench_corpus.cpp).
 // warpviz-cli bench record: what recording costs on a GPU (bench_record.cu).
 // warpviz-cli bench reduce / latency: what warp code costs on a GPU
 // (bench_reduce.cu, bench_latency.cu), written to a measurements file.
@@ -415,8 +416,12 @@ int run_bench(const Args& args) {
   if (!args.empty() && args[0] == "latency") return bench_costs(args, false);
   if (!args.empty() && args[0] == "reload") return bench_reload(Args(args.begin() + 1, args.end()));
   if (!args.empty() && args[0] == "load") return bench_load(args);
+  if (!args.empty() && args[0] == "corpus") return bench_corpus(args);
   if (wants_help(args) || args.empty() || args[0] != "emulator") {
-    std::cout << kEmulatorUsage << kLoadUsage << kRecordUsage << kReduceUsage << kLatencyUsage;
+    std::cout << kEmulatorUsage << kLoadUsage << kRecordUsage << kReduceUsage << kLatencyUsage
+              << "usage: warpviz-cli bench corpus [--corpus DIR] [--only REGEX] [--timeout S] [--rows FILE]\n"
+                 "  The corpus's real CUDA programs on the CPU emulator: time and lane-ops/s each\n"
+                 "  (bench corpus --help says more).\n";
     return wants_help(args) ? 0 : 2;
   }
   return bench_emulator(args);

@@ -23,6 +23,7 @@ Commands:
   diff A B                           compare two traces lane by lane (exit 1 if they differ)
   bench emulator [--threads 1,N]     time the CPU emulator on reduce_sum, by thread count
   bench load FILE...                 time loading trace files (lane records per second)
+  bench corpus [--only REGEX]        time the corpus's real CUDA programs on the CPU emulator
   bench reload                       time a saved .cu file until its new trace is ready
   bench record                       what recording costs on the GPU
   bench reduce [--json FILE]         sums of 2^28 values on the GPU: 5 variants against CUB

@@ -30,6 +30,7 @@
 #include "grid_turns.h"
 #include "trace_io_internal.h"
 #include "warpviz/bank_model.h"
+#include "warpviz/lane_output_buffer.h"
 #include "warpviz/warp_rules.h"
 
 // AddressSanitizer must be told of every switch between the scheduler's stack
@@ -124,6 +125,10 @@ class BlockRun;
 thread_local const BlockRun* t_block_run = nullptr;  // the block running on this thread
 thread_local uint64_t t_arrival_clock = 0;
 thread_local bool t_cooperative = false;  // this OS thread runs a block of a cooperative launch
+// The running block's kernel printf output, and whether a lane is adding to it
+// now (a signal handler then leaves it alone).
+thread_local LaneOutputBuffer* t_lane_output = nullptr;
+thread_local volatile bool t_lane_output_busy = false;
 
 // Lanes stack only kernel frames and the recording layer; 64 KiB is plenty and
 // keeps a 1024-thread block at 64 MiB of (mostly untouched) stack.
@@ -222,6 +227,8 @@ class BlockRun {
   void complete_shared_access(uint32_t warp, uint32_t lanes, TraceStep& step, uint64_t (&loaded_high)[kWarpSize]);
   bool release_barrier();
   bool release_grid_barrier();
+  void flush_output(uint32_t warp, uint32_t lanes);
+  void flush_all_output();
 
  public:
   // A cooperative launch's blocks wait at grid.sync() through `turns`.
@@ -245,6 +252,7 @@ class BlockRun {
   std::vector<uint32_t> ready_, running_;
   uint32_t block_linear_ = 0;
   std::exception_ptr error_;
+  LaneOutputBuffer output_;  // kernel printf, written at the warp's sync points
   TraceStep step_;  // scratch, reused for every collective
   GridTurns* turns_ = nullptr;
 };
@@ -392,6 +400,9 @@ void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
   }
   stats_.warp_ops += 1;
   stats_.lane_ops += uint64_t(std::popcount(group.lanes));
+  // The group's lanes meet here (so do lanes that have ended): what they
+  // printed before it comes out now, as the GPU's converged warp prints it.
+  if (output_.holds(warp)) flush_output(warp, group.lanes | ~live_lanes(warp));
 
   if (filter_.wants(block_linear_, warp)) {
     if (steps_->size() < steps_end_)
@@ -457,6 +468,7 @@ bool BlockRun::release_barrier() {
   }
   // Exited threads do not hold up __syncthreads (sm_70+).
   if (live == 0 || waiting != live) return false;
+  flush_all_output();
   for (uint32_t i = 0; i < threads_.size(); ++i)
     if (threads_[i].state == ThreadState::AtBarrier) {
       threads_[i].state = ThreadState::Ready;
@@ -485,6 +497,7 @@ bool BlockRun::release_grid_barrier() {
                              " threads wait at grid.sync() (line " + std::to_string(line) + ") and " +
                              std::to_string(at_block) + " at __syncthreads(); neither barrier can open");
   if (at_grid != live) return false;
+  flush_all_output();  // before the block gives up its turn
   const bool go_on = turns_ && turns_->arrive(block_linear_, line);
   for (uint32_t i = 0; i < threads_.size(); ++i)
     if (threads_[i].state == ThreadState::AtGridBarrier) {
@@ -493,6 +506,18 @@ bool BlockRun::release_grid_barrier() {
       ready_.push_back(i);
     }
   return true;
+}
+
+void BlockRun::flush_output(uint32_t warp, uint32_t lanes) {
+  t_lane_output_busy = true;
+  output_.flush(warp, lanes);
+  t_lane_output_busy = false;
+}
+
+void BlockRun::flush_all_output() {
+  t_lane_output_busy = true;
+  output_.flush_all();
+  t_lane_output_busy = false;
 }
 
 // Who waits where: the threads at the barrier, and each warp's lanes waiting
@@ -571,6 +596,9 @@ void BlockRun::start_threads(Dim3 block_idx, uint32_t block_linear) {
             if (!error_) error_ = std::current_exception();
           }
           t.state = ThreadState::Exited;
+          // A warp whose lanes have all ended has reached its last sync point.
+          if (output_.holds(t.coords.warp) && live_lanes(t.coords.warp) == 0)
+            flush_output(t.coords.warp, 0xffffffffu);
           before_switch(nullptr, t_scheduler_stack_bottom, t_scheduler_stack_size);
           return std::move(t.scheduler);
         });
@@ -598,6 +626,16 @@ bool BlockRun::run(Dim3 block_idx, uint32_t block_linear, std::vector<TraceStep>
   steps_end_ = room > SIZE_MAX - steps.size() ? SIZE_MAX : steps.size() + room;
   dropped_ = false;
   error_ = nullptr;
+  output_.reset(warp_count_);
+  struct HeldOutput {
+    BlockRun* run;
+    explicit HeldOutput(BlockRun* r) : run(r) { t_lane_output = &r->output_; }
+    // The block's end, or its error: nothing printed stays held.
+    ~HeldOutput() {
+      run->flush_all_output();
+      t_lane_output = nullptr;
+    }
+  } held_output(this);
   start_threads(block_idx, block_linear);
   for (;;) {
     while (!ready_.empty()) {
@@ -1001,6 +1039,20 @@ WarpOpResult warp_collective(const WarpOpRequest& request) {
   t_current->request = request;
   suspend_current_thread(ThreadState::AtWarpOp);
   return t_current->result;
+}
+
+void write_lane_output(std::string_view text) {
+  if (!t_current || !t_lane_output) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return;
+  }
+  t_lane_output_busy = true;
+  t_lane_output->append(t_current->coords.warp, t_current->coords.lane, text);
+  t_lane_output_busy = false;
+}
+
+void flush_lane_output_to_fd(int fd) noexcept {
+  if (t_lane_output && !t_lane_output_busy) t_lane_output->flush_all_to_fd(fd);
 }
 
 void grid_barrier(uint32_t line) {

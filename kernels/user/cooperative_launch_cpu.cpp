@@ -32,12 +32,13 @@ int max_active_blocks_per_sm(int block_threads, size_t dynamic_shared) {
 // The blocks take turns on one dynamic shared buffer: each leaves with its
 // own copy saved and finds it back on its next turn (zeroed at the start, as
 // a plain launch's buffer is).
-void run_cooperative_grid(Dim3 grid, Dim3 block, size_t shared_bytes, const std::function<void()>& thread_body,
-                          const emu::RecordFilter& filter, Trace& trace) {
+emu::LaunchStats run_cooperative_grid(Dim3 grid, Dim3 block, size_t shared_bytes,
+                                      const std::function<void()>& thread_body, const emu::RecordFilter& filter,
+                                      Trace& trace) {
   unsigned char* area = static_cast<unsigned char*>(dynamic_shared_memory());
   std::vector<std::vector<unsigned char>> saved(shared_bytes ? grid.count() : 0,
                                                 std::vector<unsigned char>(shared_bytes, 0));
-  emu::launch_grid_cooperative(grid, block, thread_body, filter, trace, [&](uint32_t b, bool parking) {
+  return emu::launch_grid_cooperative(grid, block, thread_body, filter, trace, [&](uint32_t b, bool parking) {
     if (!shared_bytes) return;
     if (parking) std::memcpy(saved[b].data(), area, shared_bytes);
     else std::memcpy(area, saved[b].data(), shared_bytes);

@@ -198,6 +198,9 @@ void describe_address(FaultText& t, const void* addr) {
 }
 
 void on_fatal_signal(int sig, siginfo_t* info, void* context) {
+  // What the kernel printed before the crash still comes out, as a GPU's
+  // printf buffer does at the failing synchronisation.
+  emu::flush_lane_output_to_fd(STDOUT_FILENO);
   FaultText t;
   t.add("crash\n");
   t.add(sig == SIGSEGV ? "an invalid memory access (SIGSEGV)"
@@ -223,6 +226,7 @@ void on_fatal_signal(int sig, siginfo_t* info, void* context) {
 // the user's kernel, not inside malloc, and the parent kills the program
 // after a grace period if this ever hangs.
 void on_where(int, siginfo_t*, void* context) {
+  emu::flush_lane_output_to_fd(STDOUT_FILENO);  // the run is about to be stopped
   FaultText t;
   t.add("where\nrunning");
   describe_where(t, context);
@@ -303,6 +307,13 @@ std::vector<TraceOutput> snapshot_allocations(const std::function<void(void*, co
   return outs;
 }
 
+struct LaunchWork {
+  bool noted = false;
+  emu::LaunchStats stats;
+  double seconds = 0;
+};
+LaunchWork g_launch_work;  // the launch being finished; taken by write_launch_index
+
 void write_launch_index(int index, const Trace& trace, const std::string& file) {
   nlohmann::json j;
   j["index"] = index;
@@ -311,6 +322,13 @@ void write_launch_index(int index, const Trace& trace, const std::string& file) 
   j["steps"] = trace.steps.size();
   j["grid"] = {trace.meta.grid.x, trace.meta.grid.y, trace.meta.grid.z};
   j["block"] = {trace.meta.block.x, trace.meta.block.y, trace.meta.block.z};
+  if (g_launch_work.noted) {
+    j["lane_ops"] = g_launch_work.stats.lane_ops;
+    j["warp_ops"] = g_launch_work.stats.warp_ops;
+    j["threads"] = g_launch_work.stats.threads;
+    j["seconds"] = g_launch_work.seconds;
+  }
+  g_launch_work = LaunchWork{};
   std::ofstream(out_path("launches.jsonl"), std::ios::app) << j.dump() << "\n";
 }
 
@@ -323,6 +341,7 @@ void save_last_trace() {
 
 [[noreturn]] void fail(const char* kind, const std::string& message, int exit_code) {
   std::fflush(stdout);
+  emu::flush_lane_output_to_fd(STDOUT_FILENO);
   const std::string line = std::string(kind) + "\n" + message + "\n";
   write_fault(line.c_str());
   if (!out_dir()) std::fprintf(stderr, "warpviz: %s\n", message.c_str());
@@ -330,6 +349,10 @@ void save_last_trace() {
 }
 
 void set_running_kernel(const char* name) { g_running_kernel = name; }
+
+void note_launch_work(const emu::LaunchStats& stats, double seconds) {
+  g_launch_work = LaunchWork{true, stats, seconds};
+}
 
 void set_dynamic_shared_area(const void* base, size_t bytes, const void* end) {
   g_shared_base = static_cast<const unsigned char*>(base);

@@ -134,19 +134,22 @@ cudaError_t run_any_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_
   set_running_kernel(kernel_name);
   running_grid_dim = grid;  // the user file's gridDim and blockDim (launch_dims.h)
   running_block_dim = block;
+  emu::LaunchStats stats;
+  const auto started = std::chrono::steady_clock::now();
   try {
     // One OS thread: a user's kernel may share anything between blocks (its
     // atomics are plain read-modify-writes, extern __shared__ is one buffer,
     // a last-block-done counter depends on block order), and the crash and
     // hang reports name the one running thread.
     if (cooperative)
-      run_cooperative_grid(grid, block, shared_bytes, thread_body, launch_filter(index), trace);
+      stats = run_cooperative_grid(grid, block, shared_bytes, thread_body, launch_filter(index), trace);
     else
-      emu::launch_grid(grid, block, thread_body, launch_filter(index), trace, 1);
+      stats = emu::launch_grid(grid, block, thread_body, launch_filter(index), trace, 1);
   } catch (const std::exception& e) {
     fail("kernel-error", std::string("kernel `") + kernel_name + "`: " + e.what(), 3);
   }
   set_running_kernel(nullptr);
+  note_launch_work(stats, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   finish_launch(index, kernel_name, grid, block, shared_bytes, "cpu", "CPU emulator (sm_90 rules)", std::move(trace),
                 [](void* host, const void* device, size_t bytes) { std::memcpy(host, device, bytes); });
   return cudaSuccess;

@@ -27,7 +27,12 @@ bool points_into_allocation(const void* p);
 void set_dynamic_shared_area(const void* base, size_t bytes, const void* end);
 // A cooperative launch's grid in the emulator (cooperative_launch_cpu.cpp):
 // each block keeps its own copy of the one dynamic shared buffer.
-void run_cooperative_grid(Dim3 grid, Dim3 block, size_t shared_bytes, const std::function<void()>& thread_body,
-                          const emu::RecordFilter& filter, Trace& trace);
+emu::LaunchStats run_cooperative_grid(Dim3 grid, Dim3 block, size_t shared_bytes,
+                                      const std::function<void()>& thread_body, const emu::RecordFilter& filter,
+                                      Trace& trace);
+// The emulator's work in the launch about to be finished, and its wall time:
+// launches.jsonl carries them (lane_ops, warp_ops, threads, seconds) for
+// `warpviz-cli bench corpus`. Figures of a run, so they stay out of the trace.
+void note_launch_work(const emu::LaunchStats& stats, double seconds);
 
 }  // namespace warpviz::user

@@ -856,6 +856,8 @@ void read_launches(const fs::path& run_dir, const std::vector<UserSource>& srcs,
         for (const auto& [k, v] : request.args) t.meta.params["arg." + k] = v;
       }
       run.launches.push_back(std::move(t));
+      run.launch_work.push_back(LaunchWork{j.value("lane_ops", uint64_t(0)), j.value("warp_ops", uint64_t(0)),
+                                           j.value("threads", uint64_t(0)), j.value("seconds", 0.0)});
     } catch (const std::exception& e) {
       run.message += std::string(run.message.empty() ? "" : "; ") + "a launch's trace could not be read: " + e.what();
     }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "warpviz/trace.h"
@@ -108,6 +109,12 @@ const ThreadCoords* current_thread_or_null() noexcept;
 // thread never arrives (a deadlock on a GPU). Empty when none waits.
 std::string describe_waiting_threads();
 WarpOpResult warp_collective(const WarpOpRequest& request);
+// Kernel printf's text: held until the lane's warp syncs, then written in the
+// GPU's order (lane_output_buffer.h). Outside an emulated thread: stdout.
+void write_lane_output(std::string_view text);
+// What the running block holds, written to `fd` now: for a crash or a time
+// limit. Safe in a signal handler; does nothing while the lane is appending.
+void flush_lane_output_to_fd(int fd) noexcept;
 void block_barrier(uint32_t line);
 // grid.sync(): waits until every thread of the grid has arrived. Throws
 // outside a cooperative launch (on a GPU the grid is not valid there).

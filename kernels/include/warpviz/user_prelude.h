@@ -116,3 +116,6 @@ inline unsigned __lanemask_ge() { return ~__lanemask_lt(); }
 // whole program's arrays are recorded after each launch as `d_out`.
 #define cudaMalloc(ptr, ...) ::warpviz::user::malloc_named(#ptr, __LINE__, ptr, __VA_ARGS__)
 #define cudaMallocManaged(ptr, ...) ::warpviz::user::malloc_named(#ptr, __LINE__, ptr, __VA_ARGS__)
+
+// Last: printf is a macro from here on (kernel printf in the GPU's order).
+#include "warpviz/kernel_printf.h"

@@ -88,6 +88,14 @@ struct FileTiming {
   double lookup_ms = 0;  // the key made and the entry's files hashed again (build_manifest.h)
 };
 
+// What the CPU emulator did in one recorded launch: the lanes summed over its
+// warp operations (the emulator's LaunchStats) and the launch's wall time.
+// 0 where the program's runtime did not say (the GPU backend).
+struct LaunchWork {
+  uint64_t lane_ops = 0, warp_ops = 0, threads = 0;
+  double seconds = 0;
+};
+
 struct FileRun {
   FileOutcome outcome = FileOutcome::Ok;
   std::string message;  // what went wrong, in words, naming block/warp/lane/line where known
@@ -96,6 +104,7 @@ struct FileRun {
   std::string program_output;  // stdout and stderr, when captured
   int exit_code = 0;           // the program's
   std::vector<Trace> launches; // in launch order; each trace's source is the user's file
+  std::vector<LaunchWork> launch_work;  // one per launch, beside `launches`
   std::vector<std::string> kernels;          // the file's __global__ functions
   std::string declared_scenarios;            // list_scenarios: their JSON (name, summary, params)
   // The file and every file its build read that is not warpviz's own: the
