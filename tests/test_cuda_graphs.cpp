@@ -72,16 +72,17 @@ TEST_CASE("stream capture: nothing runs while captured; a fork and its join run 
   REQUIRE(run.ok());
   const std::string& out = run.program_output;
   CHECK(has(out, "capturing 1\nend capture cudaSuccess\ncapturing 0\n"));
-  // fill a, fill b, scale b, combine, the copy and the host function; the two
-  // fills start the two streams, so both are roots.
-  CHECK(has(out, "before launch out[0] 0 result[0] 0, nodes 6 roots 2\n"));
-  // a = 1 + i, b = (5 + i) * 2, out = a * 100 + b.
-  CHECK(has(out, "host node: 110 212 3272\n"));
+  // fill a, fill b, scale b, combine, add_to, the copy and the host function;
+  // the two fills start the two streams, so both are roots.
+  CHECK(has(out, "before launch out[0] 0 result[0] 0, nodes 7 roots 2\n"));
+  // a = 1 + i, b = (5 + i) * 2, out = a * 100 + b + 7.
+  CHECK(has(out, "host node: 117 219 3279\n"));
   CHECK(has(out, "unjoined cudaErrorStreamCaptureUnjoined graph null\nside after 9\n"));
-  // The graph's four kernels, then the launch after the failed capture.
-  REQUIRE(run.launches.size() == 5);
-  const std::vector<int64_t> result = values(run.launches[3], "out");
-  for (int i = 0; i < 32; ++i) CHECK(result[size_t(i)] == (1 + i) * 100 + (5 + i) * 2);
+  // The graph's five kernels, then the launch after the failed capture.
+  REQUIRE(run.launches.size() == 6);
+  CHECK(run.launches[4].meta.params.at("kernel") == "add_to");
+  const std::vector<int64_t> result = values(run.launches[4], "out");
+  for (int i = 0; i < 32; ++i) CHECK(result[size_t(i)] == (1 + i) * 100 + (5 + i) * 2 + 7);
 }
 
 TEST_CASE("graph kernel node of a template kernel: refused, naming the call", "[graphs][user]") {

@@ -1,13 +1,16 @@
 // Stream capture: work on a capturing stream is recorded, not done; a second
 // stream forked through an event and joined back through another adds its
-// nodes in parallel; the graph then runs it all in dependency order.
+// nodes in parallel; the graph then runs it all in dependency order. Both
+// launch forms are captured: <<< >>> and cudaLaunchKernel.
 #include <cstdio>
+#include <cooperative_groups.h>  // cudaLaunchKernel: warpviz's CPU kit declares it there
 #include <cuda_runtime.h>
 
 __global__ void fill(int* d, int value) { d[threadIdx.x] = value + int(threadIdx.x); }
 __global__ void combine(const int* a, const int* b, int* out) {
   out[threadIdx.x] = a[threadIdx.x] * 100 + b[threadIdx.x];
 }
+__global__ void add_to(int* d, int v) { d[threadIdx.x] += v; }
 template <class T>
 __global__ void scale(T* d, T by) {
   d[threadIdx.x] *= by;
@@ -42,6 +45,9 @@ int main() {
   cudaEventRecord(joined, side);
   cudaStreamWaitEvent(main_stream, joined, 0);
   combine<<<1, 32, 0, main_stream>>>(a, b, out);
+  int seven = 7;
+  void* args[] = {&out, &seven};
+  cudaLaunchKernel((void*)add_to, dim3(1), dim3(32), args, 0, main_stream);
   cudaMemcpyAsync(result, out, sizeof(result), cudaMemcpyDeviceToHost, main_stream);
   cudaLaunchHostFunc(main_stream, done, (void*)"host node");
   printf("end capture %s\n", cudaGetErrorName(cudaStreamEndCapture(main_stream, &graph)));
