@@ -7,10 +7,12 @@
 // its consumers released it.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "warpviz/user_file.h"
+#include "warpviz/user_source.h"
 
 using namespace warpviz;
 using namespace warpviz::user;
@@ -53,10 +55,13 @@ TEST_CASE("graph built by hand: dependency order, not insertion order; the exec 
   CHECK(has(out, "graph 1: 2 4 68 128\nlaunch cudaSuccess\n"));
   // The node added after instantiation is not in the exec: one report.
   CHECK(has(out, "graph 2: 2 4 68 128\ngraph 3: 2 4 68 2002\ngraph 4: 2 4 68 2002\n"));
-  CHECK(!has(out, "graph 5"));
   CHECK(has(out, "cycle cudaErrorInvalidValue, 7 nodes listed\n"));
-  // Each kernel node is a recorded launch: 2 per run, 3 runs.
-  REQUIRE(run.launches.size() == 6);
+  // add_one twice, from host_in with its [63] = 1000.
+  CHECK(has(out, "set params cudaSuccess\ngraph 5: 2 3 35 1002\n"));
+  CHECK(!has(out, "graph 6"));
+  // Each kernel node is a recorded launch: 2 per run, 4 runs.
+  REQUIRE(run.launches.size() == 8);
+  CHECK(run.launches[7].meta.params.at("kernel") == "add_one");
   CHECK(run.launches[0].meta.params.at("kernel") == "add_one");
   CHECK(run.launches[1].meta.params.at("kernel") == "times_two");
   const std::vector<int64_t> d = values(run.launches[5], "d");
@@ -83,6 +88,25 @@ TEST_CASE("stream capture: nothing runs while captured; a fork and its join run 
   CHECK(run.launches[4].meta.params.at("kernel") == "add_to");
   const std::vector<int64_t> result = values(run.launches[4], "out");
   for (int i = 0; i < 32; ++i) CHECK(result[size_t(i)] == (1 + i) * 100 + (5 + i) * 2 + 7);
+}
+
+TEST_CASE("host rewrite: plain kernels are registered by address; alignas moves past a __shared__ name",
+          "[graphs][scan]") {
+  const std::string text =
+      "__global__ void plain(int* p) { p[0] = 1; }\n"
+      "template <int N> __global__ void templ(int* p) { p[0] = N; }\n"
+      "__global__ void twice(int* p) {}\n__global__ void twice(float* p) {}\n"
+      "__global__ void k() {\n  __shared__ alignas(16) float tile[4][8];\n"
+      "  extern __shared__ alignas(16) float dyn[];\n}\n";
+  const std::string out = rewrite_for_host(text);
+  CHECK(std::count(out.begin(), out.end(), '\n') == std::count(text.begin(), text.end(), '\n'));
+  CHECK(has(out, "p[0] = 1; } WARPVIZ_REGISTER_KERNEL(plain)\n"));
+  CHECK(has(out, "\n} WARPVIZ_REGISTER_KERNEL(k)\n"));
+  // No one address: a template, an overloaded name.
+  CHECK(!has(out, "WARPVIZ_REGISTER_KERNEL(templ)"));
+  CHECK(!has(out, "WARPVIZ_REGISTER_KERNEL(twice)"));
+  CHECK(has(out, "__shared__  float tile alignas(16)[4][8];"));
+  CHECK(has(out, "float* const dyn = ::warpviz::user::dynamic_shared<float>();"));
 }
 
 TEST_CASE("graph kernel node of a template kernel: refused, naming the call", "[graphs][user]") {

@@ -58,6 +58,7 @@ struct CUgraph_st {
 struct CUgraphExec_st {
   std::unique_ptr<CUgraph_st> graph;
   std::vector<const CUgraphNode_st*> order;
+  std::map<const CUgraphNode_st*, CUgraphNode_st*> copy_of;  // the graph's nodes to the exec's
 };
 
 struct CUstream_st {
@@ -83,7 +84,8 @@ cudaError_t g_graph_error = cudaSuccess;  // for the calls' results only; cudaGe
   fail("request", what + " is not supported by warpviz on the CPU backend", 2);
 }
 
-std::unique_ptr<CUgraph_st> clone_graph(const CUgraph_st& original) {
+std::unique_ptr<CUgraph_st> clone_graph(const CUgraph_st& original,
+                                        std::map<const CUgraphNode_st*, CUgraphNode_st*>* copy_of = nullptr) {
   auto copy = std::make_unique<CUgraph_st>();
   std::map<const CUgraphNode_st*, CUgraphNode_st*> to_copy;
   for (const auto& node : original.nodes) {
@@ -94,6 +96,7 @@ std::unique_ptr<CUgraph_st> clone_graph(const CUgraph_st& original) {
   }
   for (auto& n : copy->nodes)
     for (CUgraphNode_st*& d : n->deps) d = to_copy[d];
+  if (copy_of) *copy_of = std::move(to_copy);
   return copy;
 }
 
@@ -364,13 +367,14 @@ cudaError_t set_kernel_node(CUgraphNode_st* node, const cudaKernelNodeParams* pa
 
 cudaError_t instantiate(cudaGraphExec_t* exec, cudaGraph_t graph) {
   if (!exec || !graph) return cudaErrorInvalidValue;
-  auto copy = clone_graph(*graph);
+  std::map<const CUgraphNode_st*, CUgraphNode_st*> copy_of;
+  auto copy = clone_graph(*graph, &copy_of);
   std::vector<const CUgraphNode_st*> order;
   if (!dependency_order(*copy, order)) {
     std::fprintf(stderr, "warpviz: cudaGraphInstantiate: the graph's dependencies form a cycle\n");
     return cudaErrorInvalidValue;
   }
-  *exec = make_runtime_object<CUgraphExec_st>(std::move(copy), std::move(order));
+  *exec = make_runtime_object<CUgraphExec_st>(std::move(copy), std::move(order), std::move(copy_of));
   return cudaSuccess;
 }
 
@@ -444,6 +448,29 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_
     return cudaSuccess;
   }
   fn(user_data);  // the stream's earlier work is done already
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus* status, unsigned long long* id,
+                                     cudaGraph_t* graph, const cudaGraphNode_t** deps,
+                                     const cudaGraphEdgeData** edges, size_t* dep_count) {
+  if (!status) return cudaErrorInvalidValue;
+  const bool active = stream_is_capturing(stream);
+  *status = active ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+  if (!active) return cudaSuccess;
+  if (id) *id = reinterpret_cast<uintptr_t>(stream->capture);
+  if (graph) *graph = stream->capture->graph;
+  if (deps) *deps = stream->frontier.data();
+  if (edges) *edges = nullptr;  // all default edges
+  if (dep_count) *dep_count = stream->frontier.size();
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* user_data,
+                                  unsigned int flags) {
+  if (!callback || flags) return cudaErrorInvalidValue;
+  if (stream_is_capturing(stream)) return cudaErrorStreamCaptureUnsupported;
+  callback(stream, cudaSuccess, user_data);  // the stream's earlier work is done already
   return cudaSuccess;
 }
 
@@ -670,6 +697,35 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   g_graph_error = cudaSuccess;
   run_order(exec->order);
   return g_graph_error;
+}
+
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                             const cudaKernelNodeParams* params) {
+  if (!exec || !exec->copy_of.count(node)) return cudaErrorInvalidValue;
+  CUgraphNode_st* copy = exec->copy_of[node];
+  if (copy->type != cudaGraphNodeTypeKernel) return cudaErrorInvalidValue;
+  return set_kernel_node(copy, params, "cudaGraphExecKernelNodeSetParams");
+}
+
+cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                           const cudaHostNodeParams* params) {
+  if (!exec || !params || !params->fn || !exec->copy_of.count(node)) return cudaErrorInvalidValue;
+  CUgraphNode_st* copy = exec->copy_of[node];
+  if (copy->type != cudaGraphNodeTypeHost) return cudaErrorInvalidValue;
+  copy->host = *params;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, cudaHostNodeParams* params) {
+  if (!node || !params || node->type != cudaGraphNodeTypeHost) return cudaErrorInvalidValue;
+  *params = node->host;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const cudaHostNodeParams* params) {
+  if (!node || !params || !params->fn || node->type != cudaGraphNodeTypeHost) return cudaErrorInvalidValue;
+  node->host = *params;
+  return cudaSuccess;
 }
 
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {

@@ -655,6 +655,16 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mo
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph);
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status);
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data);
+// CUDA 13's form: the capture's status, id, graph and the stream's current
+// dependencies (edge data: none, the default edges).
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus* status,
+                                     unsigned long long* id = nullptr, cudaGraph_t* graph = nullptr,
+                                     const cudaGraphNode_t** deps = nullptr, const cudaGraphEdgeData** edges = nullptr,
+                                     size_t* dep_count = nullptr);
+using cudaStreamCallback_t = void (*)(cudaStream_t stream, cudaError_t status, void* user_data);
+// Not allowed in a capture, as in CUDA (cudaLaunchHostFunc is).
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* user_data,
+                                  unsigned int flags);
 cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* params);
 cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* params, cudaStream_t stream = nullptr);
 
@@ -697,6 +707,13 @@ cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t* exec, cudaGraph_t gr
                                            cudaGraphInstantiateParams* params);
 cudaError_t cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t stream);
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
+// The exec's copy of `node` (a node of the graph it was instantiated from) takes new parameters.
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                             const cudaKernelNodeParams* params);
+cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                           const cudaHostNodeParams* params);
+cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, cudaHostNodeParams* params);
+cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const cudaHostNodeParams* params);
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec);
 cudaError_t cudaGraphDestroy(cudaGraph_t graph);
 

@@ -95,6 +95,11 @@ int main() {
   cudaGraphExec_t loop_exec;
   printf("cycle %s, %zu nodes listed\n", cudaGetErrorName(cudaGraphInstantiate(&loop_exec, loop, 0)), loop_count);
 
+  // The exec's times_two node becomes add_one (k.func is add_one now): the
+  // graph's own node, and so the graph, stay as they were.
+  printf("set params %s\n", cudaGetErrorName(cudaGraphExecKernelNodeSetParams(exec, twice, &k)));
+  cudaGraphLaunch(exec, s);
+
   cudaGraphExecDestroy(exec);
   cudaGraphExecDestroy(parent_exec);
   cudaGraphDestroy(graph);
