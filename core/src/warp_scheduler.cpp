@@ -251,6 +251,7 @@ class BlockRun {
   std::exception_ptr error_;
   TraceStep step_;  // scratch, reused for every collective
   GridTurns* turns_ = nullptr;
+  uint32_t at_condition_ = 0;  // threads in ThreadState::AtCondition
 };
 
 uint32_t BlockRun::live_lanes(uint32_t warp) const {
@@ -479,12 +480,14 @@ bool BlockRun::release_barrier() {
 // Threads at wait_until whose test now passes go on. None can pass while no
 // other thread moves: when nothing else can, they wait forever (a GPU hangs).
 bool BlockRun::release_conditions() {
+  if (at_condition_ == 0) return false;  // the usual case: no scan
   bool released = false;
   for (uint32_t i = 0; i < threads_.size(); ++i) {
     EmuThread& t = threads_[i];
     if (t.state != ThreadState::AtCondition || !t.until(t.until_arg)) continue;
     t.state = ThreadState::Ready;
     ready_.push_back(i);
+    --at_condition_;
     released = true;
   }
   return released;
@@ -580,6 +583,7 @@ std::string BlockRun::describe_waits() const {
 
 void BlockRun::start_threads(Dim3 block_idx, uint32_t block_linear) {
   block_linear_ = block_linear;
+  at_condition_ = 0;
   std::fill(warp_seq_.begin(), warp_seq_.end(), 0u);
   ready_.clear();
   uint32_t linear = 0;
@@ -616,6 +620,7 @@ void BlockRun::resume(EmuThread& t) {
   after_switch(scheduler_fake_stack, nullptr, nullptr);
   t_current = nullptr;
   ++stats_.context_switches;
+  at_condition_ += t.state == ThreadState::AtCondition;
 }
 
 bool BlockRun::run(Dim3 block_idx, uint32_t block_linear, std::vector<TraceStep>& steps, size_t room) {
