@@ -97,7 +97,9 @@ TEST_CASE("host rewrite: plain kernels are registered by address; alignas moves 
       "template <int N> __global__ void templ(int* p) { p[0] = N; }\n"
       "__global__ void twice(int* p) {}\n__global__ void twice(float* p) {}\n"
       "__global__ void k() {\n  __shared__ alignas(16) float tile[4][8];\n"
-      "  extern __shared__ alignas(16) float dyn[];\n}\n";
+      "  extern __shared__ alignas(16) float dyn[];\n}\n"
+      "#define KERNEL(NAME) __global__ void NAME##_k(int* p) { p[0] = 2; }\n"
+      "#define SPLIT __global__ void split(int* p) { \\\n  p[0] = 3; } \\\n\n";
   const std::string out = rewrite_for_host(text);
   CHECK(std::count(out.begin(), out.end(), '\n') == std::count(text.begin(), text.end(), '\n'));
   CHECK(has(out, "p[0] = 1; } WARPVIZ_REGISTER_KERNEL(plain)\n"));
@@ -105,6 +107,9 @@ TEST_CASE("host rewrite: plain kernels are registered by address; alignas moves 
   // No one address: a template, an overloaded name.
   CHECK(!has(out, "WARPVIZ_REGISTER_KERNEL(templ)"));
   CHECK(!has(out, "WARPVIZ_REGISTER_KERNEL(twice)"));
+  // Nor inside a #define: a pasted name, a body whose line continues.
+  CHECK(!has(out, "WARPVIZ_REGISTER_KERNEL(_k)"));
+  CHECK(!has(out, "WARPVIZ_REGISTER_KERNEL(split)"));
   CHECK(has(out, "__shared__  float tile alignas(16)[4][8];"));
   CHECK(has(out, "float* const dyn = ::warpviz::user::dynamic_shared<float>();"));
 }

@@ -285,7 +285,8 @@ std::vector<KernelDecl> scan_kernels(const std::string& text, const std::string&
     if (k >= code.size() || code[k] != '{') continue;
 
     KernelDecl kernel;
-    kernel.body_end = skip_balanced(code, k);
+    // A name pasted in a macro (`NAME##_kernel`) has no address to register.
+    if (code[name_pos - 1] != '#') kernel.body_end = skip_balanced(code, k);
     size_t e = name_pos;
     while (e < code.size() && ident_char(code[e])) ++e;
     kernel.name = code.substr(name_pos, e - name_pos);
@@ -482,9 +483,13 @@ std::string rewrite_for_host(const std::string& text) {
   // graph's kernel node, given it as `(void *)kernel`, can call it with its
   // parameters' types (cuda_graphs_cpu.cpp). A template or an overload has no
   // one address to take.
-  for (const KernelDecl& k : scan_kernels(text, code))
-    if (!k.is_template && !k.overloaded && k.body_end != std::string::npos)
-      edits.push_back({k.body_end, 0, " WARPVIZ_REGISTER_KERNEL(" + k.name + ")"});
+  for (const KernelDecl& k : scan_kernels(text, code)) {
+    if (k.is_template || k.overloaded || k.body_end == std::string::npos) continue;
+    // A definition inside a #define (its line continues) is registered where it is used, if at all.
+    const size_t line_end = std::min(code.find('\n', k.body_end), code.size());
+    if (code.find('\\', k.body_end) < line_end) continue;
+    edits.push_back({k.body_end, 0, " WARPVIZ_REGISTER_KERNEL(" + k.name + ")"});
+  }
 
   // `__shared__ alignas(16) float As[...]`: the host's thread_local may not
   // stand before a standard attribute, which moves past the name instead.
