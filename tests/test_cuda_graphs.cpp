@@ -41,7 +41,7 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 
 }  // namespace
 
-TEST_CASE("graph built by hand: dependency order, not insertion order; the exec and child keep copies",
+TEST_CASE("graph built by hand: dependency order, not insertion order, and the exec and child keep copies",
           "[graphs][user]") {
   const FileRun run = run_program("graph_manual.cu");
   INFO(run.message << run.compiler_output << run.program_output);
@@ -70,7 +70,7 @@ TEST_CASE("graph built by hand: dependency order, not insertion order; the exec 
   CHECK(d[63] == 2002);
 }
 
-TEST_CASE("stream capture: nothing runs while captured; a fork and its join run in order; unjoined is an error",
+TEST_CASE("stream capture: nothing runs while captured, a fork and its join run in order, unjoined is an error",
           "[graphs][user]") {
   const FileRun run = run_program("graph_capture.cu");
   INFO(run.message << run.compiler_output << run.program_output);
@@ -90,7 +90,7 @@ TEST_CASE("stream capture: nothing runs while captured; a fork and its join run 
   for (int i = 0; i < 32; ++i) CHECK(result[size_t(i)] == (1 + i) * 100 + (5 + i) * 2 + 7);
 }
 
-TEST_CASE("host rewrite: plain kernels are registered by address; alignas moves past a __shared__ name",
+TEST_CASE("host rewrite: plain kernels are registered by address, alignas moves past a __shared__ name",
           "[graphs][scan]") {
   const std::string text =
       "__global__ void plain(int* p) { p[0] = 1; }\n"
@@ -122,7 +122,7 @@ TEST_CASE("graph kernel node of a template kernel: refused, naming the call", "[
   CHECK(has(run.message + run.program_output, "not supported by warpviz"));
 }
 
-TEST_CASE("cuda::barrier: wait holds a thread until its phase completes; arrive_and_drop; completion",
+TEST_CASE("cuda::barrier: wait holds a thread until its phase completes, with arrive_and_drop and a completion",
           "[graphs][barrier][user]") {
   const FileRun run = run_program("barrier_phases.cu");
   INFO(run.message << run.compiler_output << run.program_output);
@@ -147,7 +147,7 @@ TEST_CASE("cuda::barrier: too few arrivals is a deadlock, reported", "[graphs][b
   CHECK(has(run.message, "cuda::barrier"));
 }
 
-TEST_CASE("cuda::pipeline: producer and consumer roles over a 2-stage ring; a thread's own; cg::memcpy_async",
+TEST_CASE("cuda::pipeline: producer and consumer roles over a 2-stage ring, a thread's own, cg::memcpy_async",
           "[graphs][pipeline][user]") {
   const FileRun run = run_program("pipeline_roles.cu");
   INFO(run.message << run.compiler_output << run.program_output);
