@@ -104,7 +104,8 @@ std::string hex_mask(uint32_t mask) {
 // [SECTION] Thread state
 // ============================================================================
 
-enum class ThreadState : uint8_t { Ready, AtWarpOp, AtBarrier, AtGridBarrier, Exited };
+// AtCondition: at a cuda::barrier or cuda::pipeline wait (wait_until), until its test passes.
+enum class ThreadState : uint8_t { Ready, AtWarpOp, AtBarrier, AtGridBarrier, AtCondition, Exited };
 
 struct EmuThread {
   ctx::fiber fiber;      // the CUDA thread's own context
@@ -118,6 +119,8 @@ struct EmuThread {
   WarpOpRequest request;
   WarpOpResult result;
   uint64_t arrival = 0;  // when it reached its current wait, for fair forcing
+  bool (*until)(const void*) = nullptr;  // AtCondition's test and its argument
+  const void* until_arg = nullptr;
 };
 
 thread_local EmuThread* t_current = nullptr;
@@ -229,6 +232,7 @@ class BlockRun {
   bool release_grid_barrier();
   void flush_output(uint32_t warp, uint32_t lanes);
   void flush_all_output();
+  bool release_conditions();
 
  public:
   // A cooperative launch's blocks wait at grid.sync() through `turns`.
@@ -255,6 +259,7 @@ class BlockRun {
   LaneOutputBuffer output_;  // kernel printf, written at the warp's sync points
   TraceStep step_;  // scratch, reused for every collective
   GridTurns* turns_ = nullptr;
+  uint32_t at_condition_ = 0;  // threads in ThreadState::AtCondition
 };
 
 uint32_t BlockRun::live_lanes(uint32_t warp) const {
@@ -340,8 +345,15 @@ void BlockRun::force_earliest_group() {
         best_warp = w;
       }
   }
-  if (best.first_arrival == UINT64_MAX)
+  if (best.first_arrival == UINT64_MAX) {
+    for (const EmuThread& t : threads_)
+      if (t.state == ThreadState::AtCondition)
+        throw std::runtime_error("deadlock: in block " + std::to_string(block_linear_) +
+                                 ", threads wait at a cuda::barrier or cuda::pipeline wait (the first on line " +
+                                 std::to_string(t.request.line) +
+                                 ") that no thread left can complete (too few arrivals for its expected count?)");
     throw std::logic_error("warpviz emulator: threads are stuck but none waits at a warp op");
+  }
   complete_group(best_warp, best);
 }
 
@@ -477,6 +489,22 @@ bool BlockRun::release_barrier() {
   return true;
 }
 
+// Threads at wait_until whose test now passes go on. None can pass while no
+// other thread moves: when nothing else can, they wait forever (a GPU hangs).
+bool BlockRun::release_conditions() {
+  if (at_condition_ == 0) return false;  // the usual case: no scan
+  bool released = false;
+  for (uint32_t i = 0; i < threads_.size(); ++i) {
+    EmuThread& t = threads_[i];
+    if (t.state != ThreadState::AtCondition || !t.until(t.until_arg)) continue;
+    t.state = ThreadState::Ready;
+    ready_.push_back(i);
+    --at_condition_;
+    released = true;
+  }
+  return released;
+}
+
 // Every live thread waits at grid.sync(): the block's turn passes to the next
 // block until the whole grid has arrived. Threads of a block that waits at
 // both barriers at once never meet (a GPU hangs): reported as a deadlock.
@@ -547,8 +575,12 @@ std::string BlockRun::describe_waits() const {
       if (!first_at_barrier) first_at_barrier = &t;
       ++at_barrier;
     }
-  size_t at_grid = 0;
+  size_t at_grid = 0, at_condition = 0;
   for (const EmuThread& t : threads_) at_grid += t.state == ThreadState::AtGridBarrier;
+  for (const EmuThread& t : threads_) at_condition += t.state == ThreadState::AtCondition;
+  if (at_condition)
+    msg += std::to_string(at_condition) + " thread" + (at_condition == 1 ? "" : "s") +
+           " wait at a cuda::barrier or cuda::pipeline" + (at_grid || first_at_barrier ? "; " : "");
   if (at_grid)
     msg += std::to_string(at_grid) + " thread" + (at_grid == 1 ? "" : "s") + " wait at grid.sync()" +
            (first_at_barrier ? "; " : "");
@@ -576,6 +608,7 @@ std::string BlockRun::describe_waits() const {
 
 void BlockRun::start_threads(Dim3 block_idx, uint32_t block_linear) {
   block_linear_ = block_linear;
+  at_condition_ = 0;
   std::fill(warp_seq_.begin(), warp_seq_.end(), 0u);
   ready_.clear();
   uint32_t linear = 0;
@@ -615,6 +648,7 @@ void BlockRun::resume(EmuThread& t) {
   after_switch(scheduler_fake_stack, nullptr, nullptr);
   t_current = nullptr;
   ++stats_.context_switches;
+  at_condition_ += t.state == ThreadState::AtCondition;
 }
 
 bool BlockRun::run(Dim3 block_idx, uint32_t block_linear, std::vector<TraceStep>& steps, size_t room) {
@@ -646,6 +680,7 @@ bool BlockRun::run(Dim3 block_idx, uint32_t block_linear, std::vector<TraceStep>
     bool progressed = false;
     for (uint32_t w = 0; w < warp_count_; ++w) progressed |= complete_ready_groups(w);
     if (progressed) continue;
+    if (release_conditions()) continue;
     if (release_barrier()) continue;
     if (release_grid_barrier()) continue;
     bool any_live = false;
@@ -1071,6 +1106,15 @@ void block_barrier(uint32_t line) {
   if (!t_current) throw std::logic_error("warpviz: __syncthreads called outside an emulated kernel");
   t_current->request.line = line;
   suspend_current_thread(ThreadState::AtBarrier);
+}
+
+void wait_until(bool (*ready)(const void*), const void* arg, uint32_t line) {
+  if (!t_current) throw std::logic_error("warpviz: a cuda::barrier or cuda::pipeline wait outside an emulated kernel");
+  if (ready(arg)) return;
+  t_current->request.line = line;
+  t_current->until = ready;
+  t_current->until_arg = arg;
+  suspend_current_thread(ThreadState::AtCondition);
 }
 
 }  // namespace warpviz::emu

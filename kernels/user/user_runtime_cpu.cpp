@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "copy_back_log.h"
+#include "cuda_graphs_cpu.h"
 #include "runtime_objects.h"
 #include "user_runtime_internal.h"
 #include "warpviz/launch_dims.h"
@@ -211,7 +212,9 @@ cudaError_t copy(const char* api, void* dst, const void* src, size_t bytes, cuda
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
   return copy("cudaMemcpy", dst, src, bytes, kind);
 }
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t) {
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream) {
+  if (warpviz::user::stream_is_capturing(stream))
+    return set_error(warpviz::user::capture_memcpy(stream, dst, src, bytes, kind));
   return copy("cudaMemcpyAsync", dst, src, bytes, kind);
 }
 cudaError_t cudaMemset(void* dst, int value, size_t bytes) {
@@ -219,16 +222,24 @@ cudaError_t cudaMemset(void* dst, int value, size_t bytes) {
   if (bytes) std::memset(dst, value, bytes);
   return cudaSuccess;
 }
-cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t) { return cudaMemset(dst, value, bytes); }
+cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t stream) {
+  if (warpviz::user::stream_is_capturing(stream))
+    return set_error(warpviz::user::capture_memset(stream, dst, value, bytes));
+  return cudaMemset(dst, value, bytes);
+}
 cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 cudaError_t cudaDeviceReset() { return cudaSuccess; }
 cudaError_t cudaThreadSynchronize() { return cudaSuccess; }
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
 cudaError_t cudaStreamCreate(cudaStream_t* stream) {
-  if (stream) *stream = nullptr;
+  if (!stream) return set_error(cudaErrorInvalidValue);
+  *stream = warpviz::user::create_stream();  // an object of its own, for stream capture
   return cudaSuccess;
 }
-cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  warpviz::user::destroy_stream(stream);
+  return cudaSuccess;
+}
 cudaError_t cudaGetLastError() {
   const cudaError_t e = g_last_error;
   g_last_error = cudaSuccess;
@@ -280,6 +291,9 @@ const char* cudaGetErrorName(cudaError_t error) {
     case cudaErrorNotPermitted: return "cudaErrorNotPermitted";
     case cudaErrorNotSupported: return "cudaErrorNotSupported";
     case cudaErrorStreamCaptureUnsupported: return "cudaErrorStreamCaptureUnsupported";
+    case cudaErrorStreamCaptureInvalidated: return "cudaErrorStreamCaptureInvalidated";
+    case cudaErrorStreamCaptureUnmatched: return "cudaErrorStreamCaptureUnmatched";
+    case cudaErrorStreamCaptureUnjoined: return "cudaErrorStreamCaptureUnjoined";
     case cudaErrorUnknown: return "cudaErrorUnknown";
   }
   return "cudaErrorUnknown";
@@ -329,6 +343,9 @@ const char* cudaGetErrorString(cudaError_t error) {
     case cudaErrorNotPermitted: return "operation not permitted";
     case cudaErrorNotSupported: return "operation not supported";
     case cudaErrorStreamCaptureUnsupported: return "operation not permitted when stream is capturing";
+    case cudaErrorStreamCaptureInvalidated: return "operation failed due to a previous error during capture";
+    case cudaErrorStreamCaptureUnmatched: return "capture was not initiated in this stream";
+    case cudaErrorStreamCaptureUnjoined: return "capturing stream has unjoined work";
     case cudaErrorUnknown: return "unknown error";
   }
   return "unrecognized error code";
@@ -472,8 +489,9 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
   return cudaSuccess;
 }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned) { return cudaEventCreate(event); }
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   if (!event) return set_error(cudaErrorInvalidValue);
+  if (warpviz::user::stream_is_capturing(stream)) return set_error(warpviz::user::capture_event_record(event, stream));
   event->at = std::chrono::steady_clock::now();
   return cudaSuccess;
 }
@@ -495,7 +513,8 @@ cudaError_t cudaEventQuery(cudaEvent_t event) {
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned) { return cudaStreamCreate(stream); }
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned, int) { return cudaStreamCreate(stream); }
 cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
-cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t event, unsigned) {
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned) {
+  if (event && warpviz::user::capture_event_wait(stream, event)) return cudaSuccess;  // joins a capture
   return event ? cudaSuccess : set_error(cudaErrorInvalidResourceHandle);
 }
 // sm_90's stream priorities: 0 (least) to -5 (greatest).

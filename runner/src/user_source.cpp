@@ -237,11 +237,10 @@ const std::set<std::string> kAttributeCalls = {"__launch_bounds__", "__attribute
 
 }  // namespace
 
-UserSource scan_user_source(const std::string& path, const std::string& text) {
-  UserSource src;
-  src.path = path;
-  src.text = text;
-  const std::string code = code_only(text);
+namespace {
+// The __global__ definitions of `code` (text with comments blanked), in order.
+std::vector<KernelDecl> scan_kernels(const std::string& text, const std::string& code) {
+  std::vector<KernelDecl> kernels;
   std::set<std::string> seen;
   LineCounter lines(text);
   // Where the next search starts: past what a declaration already read, so
@@ -286,6 +285,8 @@ UserSource scan_user_source(const std::string& path, const std::string& text) {
     if (k >= code.size() || code[k] != '{') continue;
 
     KernelDecl kernel;
+    // A name pasted in a macro (`NAME##_kernel`) has no address to register.
+    if (code[name_pos - 1] != '#') kernel.body_end = skip_balanced(code, k);
     size_t e = name_pos;
     while (e < code.size() && ident_char(code[e])) ++e;
     kernel.name = code.substr(name_pos, e - name_pos);
@@ -301,8 +302,20 @@ UserSource scan_user_source(const std::string& path, const std::string& text) {
       const std::vector<std::string> pieces = split_params(list);
       for (size_t p = 0; p < pieces.size(); ++p) kernel.params.push_back(read_param(pieces[p], p));
     }
-    if (seen.insert(kernel.name).second) src.kernels.push_back(std::move(kernel));
+    if (seen.insert(kernel.name).second) kernels.push_back(std::move(kernel));
+    else
+      for (KernelDecl& earlier : kernels) earlier.overloaded |= earlier.name == kernel.name;
   }
+  return kernels;
+}
+}  // namespace
+
+UserSource scan_user_source(const std::string& path, const std::string& text) {
+  UserSource src;
+  src.path = path;
+  src.text = text;
+  const std::string code = code_only(text);
+  src.kernels = scan_kernels(text, code);
   src.has_main = has_main_function(code);
   src.declares_scenarios = has_word(code, "ScenarioDeclaration");
 
@@ -465,6 +478,40 @@ std::string rewrite_for_host(const std::string& text) {
   const std::string code = code_only(text);
   std::vector<Edit> edits;
   add_launch_edits(code, edits, true);
+
+  // A kernel is registered by its address after its definition, so that a
+  // graph's kernel node, given it as `(void *)kernel`, can call it with its
+  // parameters' types (cuda_graphs_cpu.cpp). A template or an overload has no
+  // one address to take.
+  for (const KernelDecl& k : scan_kernels(text, code)) {
+    if (k.is_template || k.overloaded || k.body_end == std::string::npos) continue;
+    // A definition inside a #define (its line continues) is registered where it is used, if at all.
+    const size_t line_end = std::min(code.find('\n', k.body_end), code.size());
+    if (code.find('\\', k.body_end) < line_end) continue;
+    edits.push_back({k.body_end, 0, " WARPVIZ_REGISTER_KERNEL(" + k.name + ")"});
+  }
+
+  // `__shared__ alignas(16) float As[...]`: the host's thread_local may not
+  // stand before a standard attribute, which moves past the name instead.
+  for (size_t pos = code.find("__shared__"); pos != std::string::npos; pos = code.find("__shared__", pos + 10)) {
+    if (!word_at(code, pos, "__shared__")) continue;
+    size_t before = pos;
+    while (before > 0 && space(code[before - 1])) --before;
+    if (before >= 6 && word_at(code, before - 6, "extern")) continue;  // the extern form below
+    const size_t at = skip_spaces(code, pos + 10);
+    if (!word_at(code, at, "alignas")) continue;
+    const size_t open = skip_spaces(code, at + 7);
+    if (open >= code.size() || code[open] != '(') continue;
+    const size_t close = skip_balanced(code, open);
+    if (close == std::string::npos) continue;
+    const size_t stop = code.find_first_of("[=;{(", close);
+    if (stop == std::string::npos || code.find('\n', close) < stop) continue;
+    size_t name_end = stop;
+    while (name_end > close && space(code[name_end - 1])) --name_end;
+    if (name_end == close || !ident_char(code[name_end - 1])) continue;
+    edits.push_back({at, close - at, ""});
+    edits.push_back({name_end, 0, " " + text.substr(at, close - at)});
+  }
 
   // `extern __shared__ TYPE NAME[];`, TYPE without ; { }: the first ';' after
   // `__shared__` ends it, and NAME[] stands just before that ';'.

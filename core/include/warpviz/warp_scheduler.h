@@ -116,6 +116,10 @@ void write_lane_output(std::string_view text);
 // limit. Safe in a signal handler; does nothing while the lane is appending.
 void flush_lane_output_to_fd(int fd) noexcept;
 void block_barrier(uint32_t line);
+// Suspends the running thread until ready(arg) holds (at once if it does),
+// while the block's other threads run: cuda::barrier's wait and a block-scope
+// cuda::pipeline's consumer_wait. A wait nothing left can end throws a deadlock.
+void wait_until(bool (*ready)(const void*), const void* arg, uint32_t line);
 // grid.sync(): waits until every thread of the grid has arrived. Throws
 // outside a cooperative launch (on a GPU the grid is not valid there).
 void grid_barrier(uint32_t line);

@@ -41,17 +41,25 @@ std::tuple<std::decay_t<Params>...> kernel_arguments(void** args, std::index_seq
 
 template <class... Params>
 cudaError_t launch_cooperative(const char* name, void (*kernel)(Params...), LaunchDim grid, LaunchDim block,
-                               void** args, size_t shared = 0, cudaStream_t = nullptr) {
+                               void** args, size_t shared = 0, cudaStream_t stream = nullptr) {
   if (sizeof...(Params) && !args) return cudaErrorInvalidValue;
+  if (stream_is_capturing(stream))
+    fail("request", "cudaLaunchCooperativeKernel into a stream capture is not supported by warpviz on the CPU backend",
+         2);
   // The values are copied at the launch, as CUDA copies them.
   const auto values = kernel_arguments<Params...>(args, std::index_sequence_for<Params...>{});
   return run_cooperative_launch(name, grid.dim, block.dim, shared, [&] { std::apply(kernel, values); });
 }
 template <class... Params>
 cudaError_t launch_plain(const char* name, void (*kernel)(Params...), LaunchDim grid, LaunchDim block, void** args,
-                         size_t shared = 0, cudaStream_t = nullptr) {
+                         size_t shared = 0, cudaStream_t stream = nullptr) {
   if (sizeof...(Params) && !args) return cudaErrorInvalidValue;
   const auto values = kernel_arguments<Params...>(args, std::index_sequence_for<Params...>{});
+  if (stream_is_capturing(stream)) {  // a kernel node (cuda_graphs_cpu.cpp)
+    capture_kernel(stream, name, grid.dim, block.dim, shared, [kernel, values] { std::apply(kernel, values); },
+                   function_key(kernel));
+    return cudaSuccess;
+  }
   run_launch(name, grid.dim, block.dim, shared, [&] { std::apply(kernel, values); });
   return cudaPeekAtLastError();
 }

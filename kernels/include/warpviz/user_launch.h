@@ -41,21 +41,23 @@ struct PendingLaunch {
   Dim3 grid, block;
   size_t shared;
   std::tuple<Args...> args;
+  const void* stream = nullptr;  // the CPU backend's stream capture (cuda_graphs_cpu.cpp) asks
 };
 
 struct LaunchConfig {
   const char* name;
   Dim3 grid, block;
   size_t shared;
+  const void* stream = nullptr;
   template <class... Args>
   PendingLaunch<std::decay_t<Args>...> operator()(Args&&... args) const {
-    return {name, grid, block, shared, std::tuple<std::decay_t<Args>...>(std::forward<Args>(args)...)};
+    return {name, grid, block, shared, std::tuple<std::decay_t<Args>...>(std::forward<Args>(args)...), stream};
   }
 };
 
 inline LaunchConfig launch_config(const char* name, LaunchDim grid, LaunchDim block, size_t shared = 0,
-                                  const void* /*stream*/ = nullptr) {
-  return LaunchConfig{name, grid.dim, block.dim, shared};
+                                  const void* stream = nullptr) {
+  return LaunchConfig{name, grid.dim, block.dim, shared, stream};
 }
 
 // ============================================================================

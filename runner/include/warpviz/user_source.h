@@ -19,6 +19,8 @@ struct KernelDecl {
   bool is_template = false;
   int line = 0;  // 1-based line of the name
   std::vector<KernelParamText> params;
+  size_t body_end = std::string::npos;  // just past the body's closing brace (in the scanned text)
+  bool overloaded = false;              // another definition has the same name
 };
 
 struct UserSource {
