@@ -149,7 +149,7 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
     }
     if (options.on_tick && !warned && ms_since(last_tick) >= options.tick_s * 1000.0) {
       last_tick = std::chrono::steady_clock::now();
-      options.on_tick();
+      options.on_tick(pid);
     }
     const double elapsed = ms_since(t0);
     const bool cancel = options.cancel && options.cancel->load();
@@ -173,7 +173,7 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
       warned_at = std::chrono::steady_clock::now();
       r.cancelled = cancel;
       r.timed_out = !cancel;
-      if (over && options.on_tick) options.on_tick();
+      if (over && options.on_tick) options.on_tick(pid);
       if (over && options.on_time_limit) options.on_time_limit(pid);
       else kill(-pid, SIGKILL);
     } else if (warned && ms_since(warned_at) > options.grace_s * 1000.0) {

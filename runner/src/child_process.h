@@ -29,7 +29,7 @@ struct ChildOptions {
   double grace_s = 0.3;
   // Called about every `tick_s` while the child runs (and once as it is
   // stopped at the time limit, before on_time_limit): the progress display.
-  std::function<void()> on_tick;
+  std::function<void(int pid)> on_tick;
   double tick_s = 0.1;
 };
 

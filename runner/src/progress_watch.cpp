@@ -4,9 +4,35 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 namespace warpviz::user {
+
+namespace {
+
+// The user and system time of process `pid` (all its threads), from
+// /proc/PID/stat's 14th and 15th fields; 0 when it cannot be read.
+double process_cpu_s(int pid) {
+  if (pid <= 0) return 0;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  std::getline(stat, text);
+  const size_t paren = text.rfind(')');
+  if (paren == std::string::npos) return 0;
+  std::istringstream fields(text.substr(paren + 2));
+  std::string field;
+  unsigned long long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    if (i == 14) utime = std::strtoull(field.c_str(), nullptr, 10);
+    if (i == 15) stime = std::strtoull(field.c_str(), nullptr, 10);
+  }
+  return double(utime + stime) / double(sysconf(_SC_CLK_TCK));
+}
+
+}  // namespace
 
 ProgressWatch::ProgressWatch(const std::string& run_dir) {
   const std::string path = run_dir + "/" + RunProgress::kFileName;
@@ -28,9 +54,12 @@ ProgressWatch::~ProgressWatch() {
   if (record_) munmap(const_cast<RunProgress*>(record_), sizeof(RunProgress));
 }
 
-void ProgressWatch::start() { started_ = last_moved_ = std::chrono::steady_clock::now(); }
+void ProgressWatch::start() {
+  started_ = last_moved_ = std::chrono::steady_clock::now();
+  last_moved_cpu_s_ = 0;  // a new process
+}
 
-FileProgress ProgressWatch::read() {
+FileProgress ProgressWatch::read(int pid) {
   FileProgress p;
   const auto now = std::chrono::steady_clock::now();
   auto seconds = [](std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); };
@@ -68,13 +97,16 @@ FileProgress ProgressWatch::read() {
   if (p.in_launch && p.blocks_done > 0 && p.blocks_total > p.blocks_done)
     p.launch_left_s = p.launch_elapsed_s * double(p.blocks_total - p.blocks_done) / double(p.blocks_done);
   const uint64_t switches = r.switches.load(relaxed);
+  const double cpu_s = process_cpu_s(pid);
   if (switches != last_switches_ || p.launches_started != last_launches_ || p.threads_done != last_threads_) {
     last_switches_ = switches;
     last_launches_ = p.launches_started;
     last_threads_ = p.threads_done;
     last_moved_ = now;
+    last_moved_cpu_s_ = cpu_s;
   }
   p.still_s = seconds(now - last_moved_);
+  p.still_cpu_s = cpu_s > last_moved_cpu_s_ ? cpu_s - last_moved_cpu_s_ : 0;
   return p;
 }
 

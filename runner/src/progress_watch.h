@@ -24,13 +24,15 @@ class ProgressWatch {
   // Starts the clocks: the program starts now.
   void start();
   // What the record says now; `still_s` counts from the last read that saw
-  // the switch count or the launch change.
-  FileProgress read();
+  // the switch count or the launch change, `still_cpu_s` the CPU time of
+  // process `pid` (the program) since then.
+  FileProgress read(int pid = 0);
 
  private:
   const RunProgress* record_ = nullptr;
   std::chrono::steady_clock::time_point started_, last_moved_;
   uint64_t last_switches_ = 0, last_launches_ = 0, last_threads_ = 0;
+  double last_moved_cpu_s_ = 0;
 };
 
 }  // namespace warpviz::user

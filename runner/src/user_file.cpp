@@ -827,7 +827,7 @@ std::string explain_report(const std::string& body, const fs::path& program, con
 // ============================================================================
 
 // Stuck or slow, at the time limit. Stuck: no emulated thread has switched
-// for a good part of the limit, so the running one loops without reaching a
+// for a good part of the limit (of the program's CPU time), so the running one loops without reaching a
 // warp operation, a barrier or its end. Then threads that wait for it make a
 // deadlock (on a GPU too the launch would never end); none, an endless loop
 // (or a wait for a lane the emulator has not run yet). Anything that moved
@@ -837,10 +837,12 @@ void time_limit_report(double limit_s, const FileProgress& at_limit, const std::
                        const std::string& waiting, FileRun& run) {
   char limit[32];
   std::snprintf(limit, sizeof limit, "%g", limit_s);
-  const double stuck_after_s = std::min(2.0, 0.4 * limit_s);
+  // CPU seconds, not the clock's: a program that waits for a core on a busy
+  // machine is not stuck.
+  const double stuck_after_s = std::min(2.0, 0.25 * limit_s);
   char still[48];
-  std::snprintf(still, sizeof still, "%.1f", at_limit.still_s);
-  const bool stuck = !at_limit.known || (at_limit.in_launch && at_limit.still_s >= stuck_after_s);
+  std::snprintf(still, sizeof still, "%.1f", at_limit.still_cpu_s);
+  const bool stuck = !at_limit.known || (at_limit.in_launch && at_limit.still_cpu_s >= stuck_after_s);
   if (at_limit.known && !at_limit.in_launch) {
     run.outcome = FileOutcome::Timeout;
     run.message = std::string("stopped after the time limit of ") + limit + " s in the program's host code, " +
@@ -858,7 +860,7 @@ void time_limit_report(double limit_s, const FileProgress& at_limit, const std::
     return;
   }
   const std::string ran = at_limit.known ? std::string(" (it ran ") + still +
-                                               " s without reaching a warp operation, a barrier or its end)"
+                                               " s of CPU time without reaching a warp operation, a barrier or its end)"
                                          : std::string();
   if (!waiting.empty()) {
     // One thread never arrives where the others wait for it: on a GPU too
@@ -1110,8 +1112,8 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   // limit, where how long nothing moved tells slow from stuck.
   ProgressWatch watch(run_dir.string());
   FileProgress at_limit;
-  opts.on_tick = [&] {
-    at_limit = watch.read();
+  opts.on_tick = [&](int pid) {
+    at_limit = watch.read(pid);
     if (control.on_progress && at_limit.known) control.on_progress(at_limit);
   };
   opts.on_time_limit = [](int pid) { kill(pid, SIGUSR1); };

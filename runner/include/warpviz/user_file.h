@@ -104,6 +104,7 @@ struct FileProgress {
   // How long no emulated thread has switched: the running one has reached
   // no warp operation, barrier or end in that time.
   double still_s = 0;
+  double still_cpu_s = 0;  // the same stretch in the program's CPU time
 };
 
 // "launch 2 (`scan`): 37 of 128 blocks done, 4736 of 16384 threads finished,
