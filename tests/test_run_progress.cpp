@@ -81,6 +81,20 @@ TEST_CASE("slow is not stuck: a run still moving at the time limit reports its p
     }
 }
 
+TEST_CASE("threads that keep switching but never finish: not called slow progress, not a deadlock",
+          "[progress][user][hang]") {
+  FileRequest request;
+  request.block = Dim3{64};
+  request.time_limit_s = 1.5;
+  const FileRun run = run_file("spin_round_ballot.cu", request);
+  INFO(run.message << run.compiler_output);
+  CHECK(run.outcome == FileOutcome::Timeout);
+  CHECK(has(run.message, "its threads still reach warp operations and barriers, but none has finished for "));
+  CHECK(has(run.message, "launch 0 (`spin_round_ballot`): 0 of 1 block done, 0 of 64 threads finished"));
+  CHECK_FALSE(has(run.message, "slow, not stuck"));
+  CHECK_FALSE(has(run.message, "deadlock"));
+}
+
 TEST_CASE("stuck is a deadlock only when threads wait for the thread that does not move", "[progress][user][hang]") {
   SECTION("warp 1 spins on a flag warp 0 sets after the barrier it waits at: a deadlock") {
     FileRequest request;

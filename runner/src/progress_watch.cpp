@@ -55,7 +55,7 @@ ProgressWatch::~ProgressWatch() {
 }
 
 void ProgressWatch::start() {
-  started_ = last_moved_ = std::chrono::steady_clock::now();
+  started_ = last_moved_ = last_finished_ = std::chrono::steady_clock::now();
   last_moved_cpu_s_ = 0;  // a new process
 }
 
@@ -106,6 +106,12 @@ FileProgress ProgressWatch::read(int pid) {
     last_moved_cpu_s_ = cpu_s;
   }
   p.still_s = seconds(now - last_moved_);
+  const uint64_t finished = p.threads_done + p.launches_started + p.launches_finished;
+  if (finished != last_finished_count_) {
+    last_finished_count_ = finished;
+    last_finished_ = now;
+  }
+  p.since_finish_s = seconds(now - last_finished_);
   p.still_cpu_s = cpu_s > last_moved_cpu_s_ ? cpu_s - last_moved_cpu_s_ : 0;
   return p;
 }

@@ -33,6 +33,8 @@ class ProgressWatch {
   std::chrono::steady_clock::time_point started_, last_moved_;
   uint64_t last_switches_ = 0, last_launches_ = 0, last_threads_ = 0;
   double last_moved_cpu_s_ = 0;
+  std::chrono::steady_clock::time_point last_finished_;
+  uint64_t last_finished_count_ = 0;  // threads done and launches, as last seen
 };
 
 }  // namespace warpviz::user
