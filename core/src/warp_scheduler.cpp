@@ -225,6 +225,10 @@ class BlockRun {
   void complete_shared_access(uint32_t warp, uint32_t lanes, TraceStep& step, uint64_t (&loaded_high)[kWarpSize]);
   bool release_barrier();
   bool release_grid_barrier();
+  void count_barrier_passed() {
+    if (progress_) progress_->barriers_passed.store(progress_->barriers_passed.load(std::memory_order_relaxed) + 1,
+                                                    std::memory_order_relaxed);
+  }
 
  public:
   // A cooperative launch's blocks wait at grid.sync() through `turns`.
@@ -461,6 +465,7 @@ bool BlockRun::release_barrier() {
   }
   // Exited threads do not hold up __syncthreads (sm_70+).
   if (live == 0 || waiting != live) return false;
+  count_barrier_passed();
   for (uint32_t i = 0; i < threads_.size(); ++i)
     if (threads_[i].state == ThreadState::AtBarrier) {
       threads_[i].state = ThreadState::Ready;
@@ -489,6 +494,7 @@ bool BlockRun::release_grid_barrier() {
                              " threads wait at grid.sync() (line " + std::to_string(line) + ") and " +
                              std::to_string(at_block) + " at __syncthreads(); neither barrier can open");
   if (at_grid != live) return false;
+  count_barrier_passed();
   const bool go_on = turns_ && turns_->arrive(block_linear_, line);
   for (uint32_t i = 0; i < threads_.size(); ++i)
     if (threads_[i].state == ThreadState::AtGridBarrier) {

@@ -106,7 +106,8 @@ FileProgress ProgressWatch::read(int pid) {
     last_moved_cpu_s_ = cpu_s;
   }
   p.still_s = seconds(now - last_moved_);
-  const uint64_t finished = p.threads_done + p.launches_started + p.launches_finished;
+  const uint64_t finished =
+      p.threads_done + p.launches_started + p.launches_finished + r.barriers_passed.load(relaxed);
   if (finished != last_finished_count_) {
     last_finished_count_ = finished;
     last_finished_ = now;

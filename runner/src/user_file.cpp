@@ -853,14 +853,14 @@ void time_limit_report(double limit_s, const FileProgress& at_limit, const std::
     return;
   }
   if (!stuck && at_limit.since_finish_s >= 0.5 * limit_s) {
-    // Threads switch, none gets anywhere: slow threads, or ones that spin on
+    // Threads switch, none ends or passes a barrier: slow threads, or ones that spin on
     // each other (a lock, a flag) round a warp operation and never get past.
     char since[48];
     std::snprintf(since, sizeof since, "%.1f", at_limit.since_finish_s);
     run.outcome = FileOutcome::Timeout;
     run.message = std::string("stopped after the time limit of ") + limit +
-                  " s: its threads still reach warp operations and barriers, but none has finished for " + since +
-                  " s (slow, or threads that wait for each other in a loop, a spin lock or a flag, and never "
+                  " s: its threads still reach warp operations, but none has finished or passed a barrier for " +
+                  since + " s (slow, or threads that wait for each other in a loop, a spin lock or a flag, and never "
                   "get past it): " + describe_progress(at_limit) + (where.empty() ? "" : "; it was " + where) +
                   "; --timeout SECONDS gives it longer";
     return;

@@ -17,7 +17,7 @@ namespace warpviz {
 
 struct RunProgress {
   static constexpr uint32_t kMagic = 0x52505657;  // "WVPR"
-  static constexpr uint32_t kVersion = 1;
+  static constexpr uint32_t kVersion = 2;
   static constexpr const char* kFileName = "progress.bin";
 
   uint32_t magic = kMagic;
@@ -32,6 +32,10 @@ struct RunProgress {
   // Every fiber switch of every launch: it stands still only while one
   // thread runs without reaching a warp operation, a barrier or its end.
   std::atomic<uint64_t> switches{0};
+  // Barriers passed: a __syncthreads that opened, a block's arrival at
+  // grid.sync(). A cooperative kernel's threads end only at its end; these
+  // show it getting somewhere meanwhile.
+  std::atomic<uint64_t> barriers_passed{0};
   std::atomic<uint64_t> launch_start_ns{0};    // CLOCK_MONOTONIC (steady_clock) when the launch began
   std::atomic<uint64_t> kernel_writes{0};      // odd while `kernel` is being written (a seqlock)
   char kernel[112] = {};                       // the running (or last) kernel's name, cut to fit
