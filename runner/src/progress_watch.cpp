@@ -113,6 +113,7 @@ FileProgress ProgressWatch::read(int pid) {
     last_finished_ = now;
   }
   p.since_finish_s = seconds(now - last_finished_);
+  p.cpu_s = cpu_s;
   p.still_cpu_s = cpu_s > last_moved_cpu_s_ ? cpu_s - last_moved_cpu_s_ : 0;
   return p;
 }

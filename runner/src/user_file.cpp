@@ -838,8 +838,9 @@ void time_limit_report(double limit_s, const FileProgress& at_limit, const std::
   char limit[32];
   std::snprintf(limit, sizeof limit, "%g", limit_s);
   // CPU seconds, not the clock's: a program that waits for a core on a busy
-  // machine is not stuck.
-  const double stuck_after_s = std::min(2.0, 0.25 * limit_s);
+  // machine is not stuck. On one that got little CPU, half of what it got
+  // without a switch will do (a slow run switches every few microseconds).
+  const double stuck_after_s = std::min({2.0, 0.25 * limit_s, std::max(0.1, 0.5 * at_limit.cpu_s)});
   char still[48];
   std::snprintf(still, sizeof still, "%.1f", at_limit.still_cpu_s);
   const bool stuck = !at_limit.known || (at_limit.in_launch && at_limit.still_cpu_s >= stuck_after_s);

@@ -105,6 +105,7 @@ struct FileProgress {
   // no warp operation, barrier or end in that time.
   double still_s = 0;
   double still_cpu_s = 0;  // the same stretch in the program's CPU time
+  double cpu_s = 0;        // the program's CPU time in all
   double since_finish_s = 0;  // since a thread or a launch last finished, or a barrier opened
 };
 
