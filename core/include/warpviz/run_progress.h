@@ -6,7 +6,8 @@
 //
 // Writers are cheap on purpose: relaxed atomics, and the fiber-switch count a
 // plain load and store (one writer at a time: a user's launch runs its
-// blocks on one OS thread, a cooperative one a block at a time). The reader
+// blocks on one OS thread, a cooperative one a block at a time; a launch
+// spread over workers may lose some counts, and the count still moves). The reader
 // wants figures to show and one fact: whether anything moved lately.
 #pragma once
 
