@@ -1,6 +1,10 @@
 #include "first_trace.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -66,8 +70,12 @@ int finish_first_trace(AppView& app, const Options& opt, std::future<Trace>& pen
     }
   }
   if (app.user_file && opt.offscreen()) {
-    // A screenshot of a .cu file is of its finished run (or its errors).
-    if (!app.user_file->wait_until_settled(app.user_file->request().time_limit_s + 300))
+    // A screenshot of a .cu file is of its finished run (or its errors);
+    // WARPVIZ_CAPTURE_RUNNING=S makes it of the run S seconds in (its progress bar).
+    if (const char* running = std::getenv("WARPVIZ_CAPTURE_RUNNING")) {
+      const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(std::atof(running));
+      while (std::chrono::steady_clock::now() < until) app.user_file->update(), usleep(20000);
+    } else if (!app.user_file->wait_until_settled(app.user_file->request().time_limit_s + 300))
       std::fprintf(stderr, "warpviz: %s is still compiling or running; the capture shows it so\n", opt.file.c_str());
     app.poll_user_file();
   }

@@ -99,6 +99,33 @@ bool text_field(const char* id, std::string* value, const char* hint, const char
 // [SECTION] Status, faults and errors
 // ============================================================================
 
+// While a program runs: its launch, a bar of the launch's blocks done, the
+// time in it and a guess of the time left (the CLI's line, drawn).
+void draw_progress(AppView& app, const view::UserFileSession& session) {
+  const user::FileProgress* p = session.progress();
+  if (!session.busy() || !p || !p->known) return;
+  char text[160];
+  if (!p->in_launch) {
+    std::snprintf(text, sizeof text, app.tr("host code, %llu launches done", "主机代码，已完成 %llu 次启动"),
+                  (unsigned long long)p->launches_finished);
+    ImGui::ProgressBar(0.0f, ImVec2(-FLT_MIN, 0), text);
+    return;
+  }
+  const float done = p->blocks_total ? float(double(p->blocks_done) / double(p->blocks_total)) : 0.0f;
+  std::snprintf(text, sizeof text, app.tr("launch %llu %s: %llu/%llu blocks", "启动 %llu %s：%llu/%llu 个块"),
+                (unsigned long long)p->launch, p->kernel.c_str(), (unsigned long long)p->blocks_done,
+                (unsigned long long)p->blocks_total);
+  ImGui::ProgressBar(done, ImVec2(-FLT_MIN, 0), text);
+  if (p->launch_left_s >= 0)
+    std::snprintf(text, sizeof text, app.tr("%.1f s in this launch, about %.0f s left of it; %.0f s in all",
+                                            "本次启动 %.1f 秒，约剩 %.0f 秒；共 %.0f 秒"),
+                  p->launch_elapsed_s, p->launch_left_s, p->elapsed_s);
+  else
+    std::snprintf(text, sizeof text, app.tr("%.1f s in this launch; %.0f s in all", "本次启动 %.1f 秒；共 %.0f 秒"),
+                  p->launch_elapsed_s, p->elapsed_s);
+  ImGui::TextDisabled("%s", text);
+}
+
 void draw_status_line(AppView& app, view::UserFileSession& session) {
   const view::FileRunState state = session.state();
   const ImVec4 colour = session.busy()                            ? kBusyColour
@@ -115,12 +142,21 @@ void draw_status_line(AppView& app, view::UserFileSession& session) {
     ImGui::SameLine();
     if (ImGui::SmallButton(app.tr("Cancel", "取消"))) session.cancel();
   }
+  draw_progress(app, session);
 }
 
 // A fault (crash, time limit, deadlock, kernel error, request error): the
 // run's own words, which name the block, warp, lane and line.
 void draw_fault(AppView& app, const view::UserFileSession& session) {
   const user::FileRun* run = session.last_run();
+  if (run && run->outcome == user::FileOutcome::Cancelled && !session.busy()) {
+    ImGui::TextWrapped("%s", session.shown_run()
+                                 ? app.tr("Cancelled: the program was stopped. The trace shown is the last run's.",
+                                          "已取消：程序已停止。显示的是上一次运行的记录。")
+                                 : app.tr("Cancelled: the program was stopped before it recorded anything.",
+                                          "已取消：程序在记录任何内容之前已停止。"));
+    return;
+  }
   if (!run || run->ok() || run->outcome == user::FileOutcome::CompileError ||
       run->outcome == user::FileOutcome::Cancelled || session.busy())
     return;

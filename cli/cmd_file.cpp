@@ -10,10 +10,12 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli_command.h"
+#include "terminal_progress.h"
 #include "warpviz/trace_io.h"
 #include "warpviz/user_file.h"
 #include "warpviz/user_source.h"
@@ -203,7 +205,16 @@ int run_run_file(const Args& args) {
   user::RunControl control;
   control.output_fd = json ? 2 : 1;  // stdout stays the JSON's alone
   std::cout.flush();
+  // On a terminal, a line that shows how far the run has got; tests and
+  // pipes see nothing of it.
+  std::optional<TerminalProgress> progress;
+  if (isatty(STDERR_FILENO)) {
+    progress.emplace(control.output_fd);
+    control.output_fd = progress->program_fd();
+    control.on_progress = [&progress](const user::FileProgress& p) { progress->show(p); };
+  }
   const user::FileRun run = user::run_user_file(request, control);
+  if (progress) progress->finish();
 
   if (run.outcome == user::FileOutcome::CompileError) {
     std::cerr << run.compiler_output;

@@ -15,6 +15,7 @@
 #include <boost/context/pooled_fixedsize_stack.hpp>
 #include <csignal>
 #include <cctype>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +32,7 @@
 #include "trace_io_internal.h"
 #include "warpviz/bank_model.h"
 #include "warpviz/lane_output_buffer.h"
+#include "warpviz/run_progress.h"
 #include "warpviz/warp_rules.h"
 
 // AddressSanitizer must be told of every switch between the scheduler's stack
@@ -132,6 +134,7 @@ thread_local bool t_cooperative = false;  // this OS thread runs a block of a co
 // now (a signal handler then leaves it alone).
 thread_local LaneOutputBuffer* t_lane_output = nullptr;
 thread_local volatile bool t_lane_output_busy = false;
+std::atomic<RunProgress*> g_progress{nullptr};  // count_progress_in's record, null: none
 
 // Lanes stack only kernel frames and the recording layer; 64 KiB is plenty and
 // keeps a 1024-thread block at 64 MiB of (mostly untouched) stack.
@@ -233,14 +236,19 @@ class BlockRun {
   void flush_output(uint32_t warp, uint32_t lanes);
   void flush_all_output();
   bool release_conditions();
+  void count_barrier_passed() {
+    if (progress_) progress_->barriers_passed.store(progress_->barriers_passed.load(std::memory_order_relaxed) + 1,
+                                                    std::memory_order_relaxed);
+  }
 
  public:
   // A cooperative launch's blocks wait at grid.sync() through `turns`.
   void set_grid_turns(GridTurns* turns) { turns_ = turns; }
-  std::string describe_waits() const;
+  std::string describe_waits(const EmuThread* running) const;
   bool dropped() const { return dropped_; }
 
  private:
+  RunProgress* progress_ = nullptr;  // g_progress as the block started
 
   Dim3 grid_, block_;
   const std::function<void()>& body_;
@@ -481,6 +489,7 @@ bool BlockRun::release_barrier() {
   // Exited threads do not hold up __syncthreads (sm_70+).
   if (live == 0 || waiting != live) return false;
   flush_all_output();
+  count_barrier_passed();
   for (uint32_t i = 0; i < threads_.size(); ++i)
     if (threads_[i].state == ThreadState::AtBarrier) {
       threads_[i].state = ThreadState::Ready;
@@ -526,6 +535,7 @@ bool BlockRun::release_grid_barrier() {
                              std::to_string(at_block) + " at __syncthreads(); neither barrier can open");
   if (at_grid != live) return false;
   flush_all_output();  // before the block gives up its turn
+  count_barrier_passed();
   const bool go_on = turns_ && turns_->arrive(block_linear_, line);
   for (uint32_t i = 0; i < threads_.size(); ++i)
     if (threads_[i].state == ThreadState::AtGridBarrier) {
@@ -548,9 +558,14 @@ void BlockRun::flush_all_output() {
   t_lane_output_busy = false;
 }
 
-// Who waits where: the threads at the barrier, and each warp's lanes waiting
-// at a warp operation with the lanes they wait for. Empty when none waits.
-std::string BlockRun::describe_waits() const {
+// Who waits for the running thread: the threads at a barrier (it needs every
+// live thread, the running one too) and the lanes of its warp at a warp
+// operation whose mask names it. Lanes waiting only for each other (all
+// arrived, the step not yet taken) or for another warp are no part of it.
+// Empty when none waits for it, or when no thread runs (the scheduler itself
+// was interrupted: it is making progress).
+std::string BlockRun::describe_waits(const EmuThread* running) const {
+  if (!running) return {};
   auto coords = [](const ThreadCoords& c) {
     return "thread (" + std::to_string(c.thread_idx.x) + "," + std::to_string(c.thread_idx.y) + "," +
            std::to_string(c.thread_idx.z) + ") (warp " + std::to_string(c.warp) + ", lane " + std::to_string(c.lane) +
@@ -588,11 +603,13 @@ std::string BlockRun::describe_waits() const {
     msg += std::to_string(at_barrier) + " thread" + (at_barrier == 1 ? "" : "s") +
            " wait at __syncthreads() (the first, " + coords(first_at_barrier->coords) + ", on line " +
            std::to_string(first_at_barrier->request.line) + ")";
-  for (uint32_t w = 0; w < warp_count_; ++w) {
+  {
+    const uint32_t w = running->coords.warp;
     PendingGroup groups[kWarpSize];
     const int count = collect_groups(w, groups);
     for (int g = 0; g < count; ++g) {
       const uint32_t missing = groups[g].mask & ~groups[g].lanes;
+      if (!((missing >> running->coords.lane) & 1u)) continue;
       msg += std::string(msg.empty() ? "" : "; ") + "warp " + std::to_string(w) + " lanes " +
              lane_list(groups[g].lanes) + " wait at " + op_name(groups[g].op) + " on line " +
              std::to_string(groups[g].line);
@@ -632,6 +649,7 @@ void BlockRun::start_threads(Dim3 block_idx, uint32_t block_linear) {
           // A warp whose lanes have all ended has reached its last sync point.
           if (output_.holds(t.coords.warp) && live_lanes(t.coords.warp) == 0)
             flush_output(t.coords.warp, 0xffffffffu);
+          if (progress_) progress_->threads_done.fetch_add(1, std::memory_order_relaxed);
           before_switch(nullptr, t_scheduler_stack_bottom, t_scheduler_stack_size);
           return std::move(t.scheduler);
         });
@@ -649,6 +667,10 @@ void BlockRun::resume(EmuThread& t) {
   t_current = nullptr;
   ++stats_.context_switches;
   at_condition_ += t.state == ThreadState::AtCondition;
+  // One writer at a time (run_progress.h): a load and a store, no locked add
+  // on the scheduler's hottest path.
+  if (progress_) progress_->switches.store(progress_->switches.load(std::memory_order_relaxed) + 1,
+                                           std::memory_order_relaxed);
 }
 
 bool BlockRun::run(Dim3 block_idx, uint32_t block_linear, std::vector<TraceStep>& steps, size_t room) {
@@ -670,6 +692,7 @@ bool BlockRun::run(Dim3 block_idx, uint32_t block_linear, std::vector<TraceStep>
       t_lane_output = nullptr;
     }
   } held_output(this);
+  progress_ = g_progress.load(std::memory_order_relaxed);
   start_threads(block_idx, block_linear);
   for (;;) {
     while (!ready_.empty()) {
@@ -692,6 +715,7 @@ bool BlockRun::run(Dim3 block_idx, uint32_t block_linear, std::vector<TraceStep>
     force_earliest_group();
   }
   if (error_) std::rethrow_exception(error_);
+  if (progress_) progress_->blocks_done.fetch_add(1, std::memory_order_relaxed);
   return dropped_;
 }
 
@@ -1014,6 +1038,19 @@ unsigned default_emulator_threads() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+// A launch begins: its totals, its start, nothing done yet.
+void begin_progress(Dim3 grid, Dim3 block) {
+  RunProgress* p = g_progress.load(std::memory_order_relaxed);
+  if (!p) return;
+  p->blocks_done.store(0, std::memory_order_relaxed);
+  p->threads_done.store(0, std::memory_order_relaxed);
+  p->blocks_total.store(grid.count(), std::memory_order_relaxed);
+  p->threads_total.store(grid.count() * block.count(), std::memory_order_relaxed);
+  const auto now = std::chrono::steady_clock::now().time_since_epoch();
+  p->launch_start_ns.store(uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()),
+                           std::memory_order_relaxed);
+}
+
 }  // namespace
 
 // ============================================================================
@@ -1030,6 +1067,7 @@ LaunchStats launch_grid(Dim3 grid, Dim3 block, const std::function<void()>& thre
   if (t_current) throw std::logic_error("launch: kernels cannot launch kernels in the emulator");
   if (threads == 0) threads = emulator_threads();
   const unsigned workers = unsigned(std::min<uint64_t>(std::min(threads, kMaxEmulatorThreads), grid.count()));
+  begin_progress(grid, block);
   if (workers <= 1) return run_blocks_in_order(grid, block, thread_body, filter, trace);
   return ParallelLaunch(grid, block, thread_body, filter, trace).run(workers);
 }
@@ -1046,6 +1084,7 @@ LaunchStats launch_grid_cooperative(Dim3 grid, Dim3 block, const std::function<v
                                 " blocks cannot be resident at once (at most " +
                                 std::to_string(kMaxCooperativeBlocks) + ")");
   if (t_current) throw std::logic_error("launch: kernels cannot launch kernels in the emulator");
+  begin_progress(grid, block);
   return CooperativeLaunch(grid, block, thread_body, filter, trace, on_switch).run();
 }
 
@@ -1062,7 +1101,11 @@ bool in_emulated_thread() { return t_current != nullptr; }
 
 const ThreadCoords* current_thread_or_null() noexcept { return t_current ? &t_current->coords : nullptr; }
 
-std::string describe_waiting_threads() { return t_block_run ? t_block_run->describe_waits() : std::string(); }
+void count_progress_in(RunProgress* record) { g_progress.store(record, std::memory_order_relaxed); }
+
+std::string describe_waiting_threads() {
+  return t_block_run ? t_block_run->describe_waits(t_current) : std::string();
+}
 
 const ThreadCoords& current_thread() {
   if (!t_current) throw std::logic_error("warpviz: CUDA built-ins used outside an emulated kernel");

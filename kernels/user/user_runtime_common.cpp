@@ -10,6 +10,8 @@
 // [SECTION] The kernel-only request
 #include <cxxabi.h>
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -27,6 +29,7 @@
 
 #include "user_runtime_internal.h"
 #include "warpviz/input_spec.h"
+#include "warpviz/run_progress.h"
 #include "warpviz/scenario.h"
 #include "warpviz/trace_io.h"
 #include "warpviz/user_launch.h"
@@ -236,6 +239,42 @@ void on_where(int, siginfo_t*, void* context) {
   if (!waits.empty()) write_fault(("waiting " + waits + "\n").c_str());
 }
 
+// The runner's progress record (run_progress.h), mapped when it made one.
+RunProgress* g_progress = nullptr;
+
+void map_progress_record() {
+  const int fd = ::open(out_path(RunProgress::kFileName).c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat st {};
+  void* map = MAP_FAILED;
+  if (fstat(fd, &st) == 0 && size_t(st.st_size) >= sizeof(RunProgress))
+    map = mmap(nullptr, sizeof(RunProgress), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (map == MAP_FAILED) return;
+  auto* record = static_cast<RunProgress*>(map);
+  if (record->magic != RunProgress::kMagic || record->version != RunProgress::kVersion) return;
+  g_progress = record;
+  emu::count_progress_in(record);
+}
+
+// A launch begins (its name) or ends (null), as the progress record shows it.
+void note_launch_in_progress(const char* kernel) {
+  if (!g_progress) return;
+  if (!kernel) {
+    g_progress->in_launch.store(0, std::memory_order_relaxed);
+    g_progress->launches_finished.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  // A seqlock: odd while the name changes, so the reader never takes half of two names.
+  g_progress->kernel_writes.fetch_add(1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  std::snprintf(g_progress->kernel, sizeof g_progress->kernel, "%s", kernel);
+  std::atomic_thread_fence(std::memory_order_release);
+  g_progress->kernel_writes.fetch_add(1, std::memory_order_relaxed);
+  g_progress->launches_started.fetch_add(1, std::memory_order_relaxed);
+  g_progress->in_launch.store(1, std::memory_order_relaxed);
+}
+
 void install_handlers() {
   static char alt_stack[64 * 1024];
   stack_t ss{};
@@ -268,6 +307,7 @@ struct RuntimeStart {
     if (!out_dir()) return;
     g_fault_fd = ::open(out_path("fault.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     install_handlers();
+    map_progress_record();
     // Kernel printf and the host's output interleave in program order.
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
   }
@@ -348,7 +388,10 @@ void save_last_trace() {
   std::_Exit(exit_code);
 }
 
-void set_running_kernel(const char* name) { g_running_kernel = name; }
+void set_running_kernel(const char* name) {
+  g_running_kernel = name;
+  note_launch_in_progress(name);
+}
 
 void note_launch_work(const emu::LaunchStats& stats, double seconds) {
   g_launch_work = LaunchWork{true, stats, seconds};

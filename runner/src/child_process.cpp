@@ -113,7 +113,7 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
   int status = 0;
   bool exited = false, pipe_open = pipe_fds[0] >= 0;
   bool warned = false;
-  std::chrono::steady_clock::time_point warned_at, exited_at, last_sample = t0;
+  std::chrono::steady_clock::time_point warned_at, exited_at, last_sample = t0, last_tick = t0;
   char buf[8192];
   while (!exited || pipe_open) {
     if (pipe_open) {
@@ -147,6 +147,10 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
       if (pipe_open && ms_since(exited_at) > options.grace_s * 1000.0 + 200) pipe_open = false;
       continue;
     }
+    if (options.on_tick && !warned && ms_since(last_tick) >= options.tick_s * 1000.0) {
+      last_tick = std::chrono::steady_clock::now();
+      options.on_tick(pid);
+    }
     const double elapsed = ms_since(t0);
     const bool cancel = options.cancel && options.cancel->load();
     const bool over = options.time_limit_s > 0 && elapsed > options.time_limit_s * 1000.0;
@@ -169,6 +173,7 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
       warned_at = std::chrono::steady_clock::now();
       r.cancelled = cancel;
       r.timed_out = !cancel;
+      if (over && options.on_tick) options.on_tick(pid);
       if (over && options.on_time_limit) options.on_time_limit(pid);
       else kill(-pid, SIGKILL);
     } else if (warned && ms_since(warned_at) > options.grace_s * 1000.0) {

@@ -27,6 +27,10 @@ struct ChildOptions {
   // user's program then says where it is); the child gets this long to answer.
   std::function<void(int pid)> on_time_limit;
   double grace_s = 0.3;
+  // Called about every `tick_s` while the child runs (and once as it is
+  // stopped at the time limit, before on_time_limit): the progress display.
+  std::function<void(int pid)> on_tick;
+  double tick_s = 0.1;
 };
 
 struct ChildResult {

@@ -28,6 +28,7 @@
 
 #include "child_process.h"
 #include "header_copies.h"
+#include "progress_watch.h"
 #include "warpviz/build_manifest.h"
 #include "warpviz/cache_folder.h"
 #include "warpviz/nvcc_compile_model.h"
@@ -825,6 +826,75 @@ std::string explain_report(const std::string& body, const fs::path& program, con
 // [SECTION] Reading back what happened
 // ============================================================================
 
+// Stuck or slow, at the time limit. Stuck: no emulated thread has switched
+// for a good part of the limit (of the program's CPU time), so the running one loops without reaching a
+// warp operation, a barrier or its end. Then threads that wait for it make a
+// deadlock (on a GPU too the launch would never end); none, an endless loop
+// (or a wait for a lane the emulator has not run yet). Anything that moved
+// lately is slow, whoever waits: a lane at a shuffle waits for its partners
+// as they run, one after another.
+void time_limit_report(double limit_s, const FileProgress& at_limit, const std::string& where,
+                       const std::string& waiting, FileRun& run) {
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g", limit_s);
+  // CPU seconds, not the clock's: a program that waits for a core on a busy
+  // machine is not stuck. On one that got little CPU, half of what it got
+  // without a switch will do (a slow run switches every few microseconds).
+  const double stuck_after_s = std::min({2.0, 0.25 * limit_s, std::max(0.1, 0.5 * at_limit.cpu_s)});
+  char still[48];
+  std::snprintf(still, sizeof still, "%.1f", at_limit.still_cpu_s);
+  const bool stuck = !at_limit.known || (at_limit.in_launch && at_limit.still_cpu_s >= stuck_after_s);
+  if (at_limit.known && !at_limit.in_launch) {
+    run.outcome = FileOutcome::Timeout;
+    run.message = std::string("stopped after the time limit of ") + limit + " s in the program's host code, " +
+                  std::to_string(at_limit.launches_finished) + " kernel launch" +
+                  (at_limit.launches_finished == 1 ? "" : "es") +
+                  " done and none running: slow host code or an endless loop there (--timeout SECONDS changes "
+                  "the limit)";
+    return;
+  }
+  if (!stuck && at_limit.since_finish_s >= 0.5 * limit_s) {
+    // Threads switch, none ends or passes a barrier: slow threads, or ones that spin on
+    // each other (a lock, a flag) round a warp operation and never get past.
+    char since[48];
+    std::snprintf(since, sizeof since, "%.1f", at_limit.since_finish_s);
+    run.outcome = FileOutcome::Timeout;
+    run.message = std::string("stopped after the time limit of ") + limit +
+                  " s: its threads still reach warp operations, but none has finished or passed a barrier for " +
+                  since + " s (slow, or threads that wait for each other in a loop, a spin lock or a flag, and never "
+                  "get past it): " + describe_progress(at_limit) + (where.empty() ? "" : "; it was " + where) +
+                  "; --timeout SECONDS gives it longer";
+    return;
+  }
+  if (!stuck) {
+    run.outcome = FileOutcome::Timeout;
+    run.message = std::string("slow, not stuck: stopped after the time limit of ") + limit +
+                  " s while its threads were still making progress: " + describe_progress(at_limit) +
+                  "; --timeout SECONDS gives it longer";
+    return;
+  }
+  const std::string ran = at_limit.known ? std::string(" (it ran ") + still +
+                                               " s of CPU time without reaching a warp operation, a barrier or its end)"
+                                         : std::string();
+  if (!waiting.empty()) {
+    // One thread never arrives where the others wait for it: on a GPU too
+    // this launch would never end.
+    run.outcome = FileOutcome::Deadlock;
+    run.message = "deadlock: " + waiting + "; while the thread they wait for was " + where + ran +
+                  " (stopped after the time limit of " + limit + " s; --timeout SECONDS changes it)";
+    return;
+  }
+  run.outcome = FileOutcome::Timeout;
+  run.message = std::string("stopped after the time limit of ") + limit +
+                " s (an endless loop, or a kernel that waits for something that never happens; --timeout "
+                "SECONDS changes the limit)";
+  if (!where.empty()) run.message += "; it was " + where + ran;
+  if (at_limit.known)
+    run.message += "; the emulator runs a block's threads one at a time, each until its next warp operation or "
+                   "barrier: a loop that waits for another lane of its warp without __syncwarp() waits here for "
+                   "ever";
+}
+
 // Each trace's source is the file that defines its kernel (the first file
 // when none of them declares it).
 void read_launches(const fs::path& run_dir, const std::vector<UserSource>& srcs, const FileRequest& request,
@@ -1054,6 +1124,14 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   opts.memory_limit_bytes = memory_limit;
   opts.cancel = control.cancel;
   opts.output_fd = control.output_fd;
+  // The progress record: shown as it moves, and read once more at the
+  // limit, where how long nothing moved tells slow from stuck.
+  ProgressWatch watch(run_dir.string());
+  FileProgress at_limit;
+  opts.on_tick = [&](int pid) {
+    at_limit = watch.read(pid);
+    if (control.on_progress && at_limit.known) control.on_progress(at_limit);
+  };
   opts.on_time_limit = [](int pid) { kill(pid, SIGUSR1); };
   // The program's own name, as the shell gives it to `./scan`: programs print it.
   opts.executable = build.program.string();
@@ -1062,6 +1140,7 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   argv.insert(argv.end(), request.program_args.begin(), request.program_args.end());
   if (control.on_status) control.on_status("running");
   t0 = Clock::now();
+  watch.start();
   ChildResult r = run_child(argv, opts);
   if (!r.started && !fs::exists(build.program, ec)) {
     // Another warpviz pruned the cache (or someone cleared it) between the
@@ -1081,6 +1160,7 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   if (request.list_scenarios) run.declared_scenarios = read_file(run_dir / "scenarios.json");
   read_launches(run_dir, srcs, request, run);
   run.stopped_at_launch_limit = fs::exists(run_dir / "launch_limit.txt", ec);
+  run.progress = watch.read();
   run.timing.load_ms = ms_since(t0);
 
   // The program's own report: its first line is the kind, the rest the words.
@@ -1105,22 +1185,8 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
     run.message = "stopped at the memory limit of " + format_memory_size(memory_limit) + ": it reached " +
                   format_memory_size(r.peak_rss_bytes) +
                   " resident (the program and all it started; " + control.memory_limit_hint + ")";
-  } else if (r.timed_out && !waiting.empty()) {
-    // One thread never arrives where the others wait for it: on a GPU too
-    // this launch would never end.
-    char limit[32];
-    std::snprintf(limit, sizeof limit, "%g", request.time_limit_s);
-    run.outcome = FileOutcome::Deadlock;
-    run.message = "deadlock: " + waiting + "; while the thread they wait for was " + report +
-                  " (stopped after the time limit of " + limit + " s; --timeout SECONDS changes it)";
   } else if (r.timed_out) {
-    run.outcome = FileOutcome::Timeout;
-    char limit[32];
-    std::snprintf(limit, sizeof limit, "%g", request.time_limit_s);
-    run.message = std::string("stopped after the time limit of ") + limit +
-                  " s (an endless loop, or a kernel that waits for something that never happens; --timeout "
-                  "SECONDS changes the limit)";
-    if (kind == "where") run.message += "; it was " + report;
+    time_limit_report(request.time_limit_s, at_limit, kind == "where" ? report : std::string(), waiting, run);
   } else if (kind == "request") {
     run.outcome = FileOutcome::RequestError;
     run.message = report;
@@ -1135,6 +1201,22 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
     run.message = "the program exited with code " + std::to_string(r.exit_code);
   }
   return run;
+}
+
+std::string describe_progress(const FileProgress& p) {
+  char text[256];
+  std::string s = "launch " + std::to_string(p.launch) + " (`" + p.kernel + "`): " + std::to_string(p.blocks_done) +
+                  " of " + std::to_string(p.blocks_total) + " block" + (p.blocks_total == 1 ? "" : "s") +
+                  " done, " + std::to_string(p.threads_done) + " of " + std::to_string(p.threads_total) +
+                  " threads finished";
+  std::snprintf(text, sizeof text, ", %.1f s into the launch", p.launch_elapsed_s);
+  s += text;
+  if (p.launch_left_s >= 0) {
+    std::snprintf(text, sizeof text, ", about %.0f s left of it", p.launch_left_s);
+    s += text;
+  }
+  if (p.launch > 0) s += " (after " + std::to_string(p.launches_finished) + " finished launches)";
+  return s;
 }
 
 const Trace* pick_launch(const FileRun& run, const std::string& which, std::string* why) {

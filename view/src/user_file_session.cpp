@@ -137,6 +137,7 @@ struct UserFileSession::RunChannel {
   std::optional<user::FileRun> finished;
   std::string status;  // "compiling", "linking", "running" as run_user_file says
   bool status_changed = false;
+  std::optional<user::FileProgress> progress;  // the latest, until update() takes it
 
   void notify() {
     if (wake) wake();  // the caller holds `mutex`
@@ -200,6 +201,7 @@ void UserFileSession::cancel() {
 
 void UserFileSession::start_worker() {
   state_ = FileRunState::Compiling;
+  progress_.reset();
   run_started_ = Clock::now();
   channel_ = std::make_shared<RunChannel>();
   channel_->status = "compiling";
@@ -215,6 +217,11 @@ void UserFileSession::start_worker() {
       std::lock_guard lock(channel->mutex);
       channel->status = status;
       channel->status_changed = true;
+      channel->notify();
+    };
+    control.on_progress = [&channel](const user::FileProgress& progress) {
+      std::lock_guard lock(channel->mutex);
+      channel->progress = progress;
       channel->notify();
     };
     user::FileRun result = user::run_user_file(request, control);
@@ -240,12 +247,18 @@ bool UserFileSession::update() {
       state_ = now;
     }
     finished.swap(channel_->finished);
+    if (channel_->progress) {
+      progress_ = std::move(channel_->progress);
+      channel_->progress.reset();
+      changed = true;
+    }
   }
   if (finished) {
     // The thread is past its last use of the channel; the reaper joins it.
     channel_.reset();
     RunReaper::instance().adopt(std::move(worker_));
     last_run_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - run_started_).count();
+    progress_.reset();
     take_finished(std::move(*finished));
     changed = true;
   }

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "warpviz/run_progress.h"
 #include "warpviz/trace.h"
 
 namespace warpviz::emu {
@@ -90,6 +91,12 @@ LaunchStats launch_grid_cooperative(Dim3 grid, Dim3 block, const std::function<v
                                     const RecordFilter& filter, Trace& trace,
                                     const std::function<void(uint32_t block, bool parking)>& on_switch = {});
 
+// Counts every launch's progress into `record` from now on (null: stop):
+// launch_grid sets its totals and start; blocks and threads done and fiber
+// switches follow (run_progress.h). A user program's runtime points it at
+// the record its runner reads.
+void count_progress_in(RunProgress* record);
+
 // The thread count launches use by default: set_emulator_threads's, else
 // WARPVIZ_EMU_THREADS (1 to kMaxEmulatorThreads; anything else throws
 // std::invalid_argument), else every core.
@@ -104,9 +111,10 @@ bool in_emulated_thread();
 const ThreadCoords& current_thread();
 // The running emulated thread, or null outside one. Safe in a signal handler.
 const ThreadCoords* current_thread_or_null() noexcept;
-// The threads of the running block that wait, at __syncthreads or at a warp
-// operation, and for whom: what a time-limit report adds when the running
-// thread never arrives (a deadlock on a GPU). Empty when none waits.
+// The threads of the running block that wait for the running thread, at
+// __syncthreads, grid.sync() or a warp operation whose mask names it: what a
+// time-limit report adds when that thread never arrives (a deadlock on a
+// GPU). Empty when none waits for it or no emulated thread is running.
 std::string describe_waiting_threads();
 WarpOpResult warp_collective(const WarpOpRequest& request);
 // Kernel printf's text: held until the lane's warp syncs, then written in the

@@ -96,6 +96,31 @@ struct LaunchWork {
   double seconds = 0;
 };
 
+// How far a running program has got, as its progress record (run_progress.h)
+// shows it: the figures a progress display needs.
+struct FileProgress {
+  bool known = false;       // the program keeps a record (a CPU-emulator run)
+  bool in_launch = false;   // a kernel runs now (else host code)
+  uint64_t launch = 0;      // the running (or last) launch's index
+  std::string kernel;       // its kernel
+  uint64_t launches_started = 0, launches_finished = 0;
+  uint64_t blocks_done = 0, blocks_total = 0;    // of that launch
+  uint64_t threads_done = 0, threads_total = 0;  // its threads that have ended, of all
+  double elapsed_s = 0;         // since the program started
+  double launch_elapsed_s = 0;  // since the launch began
+  double launch_left_s = -1;    // the rest of the launch, guessed from its blocks done; < 0: no guess yet
+  // How long no emulated thread has switched: the running one has reached
+  // no warp operation, barrier or end in that time.
+  double still_s = 0;
+  double still_cpu_s = 0;  // the same stretch in the program's CPU time
+  double cpu_s = 0;        // the program's CPU time in all
+  double since_finish_s = 0;  // since a thread or a launch last finished, or a barrier opened
+};
+
+// "launch 2 (`scan`): 37 of 128 blocks done, 4736 of 16384 threads finished,
+// 12.3 s into the launch, about 30 s left of it".
+std::string describe_progress(const FileProgress& progress);
+
 struct FileRun {
   FileOutcome outcome = FileOutcome::Ok;
   std::string message;  // what went wrong, in words, naming block/warp/lane/line where known
@@ -115,6 +140,7 @@ struct FileRun {
   std::vector<std::string> saved_while_building;
   std::string backend;                       // "cpu" or "cuda": what ran
   bool stopped_at_launch_limit = false;      // max_launches ended the program
+  FileProgress progress;                     // as the program left its record
   FileTiming timing;
 
   bool ok() const { return outcome == FileOutcome::Ok; }
@@ -127,6 +153,9 @@ struct RunControl {
   int output_fd = -1;
   // Called with "compiling", "running", ... as the run moves on (any thread).
   std::function<void(const std::string&)> on_status;
+  // Called about ten times a second while the program runs, on the thread
+  // that called run_user_file (not for a GPU run: it keeps no record).
+  std::function<void(const FileProgress&)> on_progress;
   // How the user raises the memory limit, ending the message when it is hit:
   // the CLI's option here; the app names its setting.
   std::string memory_limit_hint = "--memory-limit SIZE, e.g. 8G, raises it";

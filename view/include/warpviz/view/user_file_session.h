@@ -102,6 +102,8 @@ class UserFileSession {
   // That text scanned: its kernels and their parameters, whether it has a main().
   const user::UserSource& scanned() const { return scanned_; }
 
+  // How far the run in flight has got (null when none, or before its program reports).
+  const user::FileProgress* progress() const { return progress_ ? &*progress_ : nullptr; }
   // The most recent finished run (its outcome, message, diagnostics, output).
   const user::FileRun* last_run() const { return last_run_ ? &*last_run_ : nullptr; }
   // The last run's program output as the app's font can show it (the seed's
@@ -149,6 +151,7 @@ class UserFileSession {
   user::UserSource scanned_;
   uint64_t source_generation_ = 0;
   std::optional<user::FileRun> last_run_, shown_run_;
+  std::optional<user::FileProgress> progress_;
   std::string display_output_;
   uint64_t trace_generation_ = 0;
   bool stale_ = false;
