@@ -22,7 +22,7 @@ tree all_ones(tree type) { return build_int_cst(type, -1); }
 
 tree unsigned_of(tree type) { return unsigned_type_for(type); }
 
-bool is_scalar_integer(tree type) { return TREE_CODE(type) == INTEGER_TYPE || TREE_CODE(type) == BOOLEAN_TYPE; }
+bool is_scalar_integer(tree type) { return TREE_CODE(type) == INTEGER_TYPE; }
 
 // An exact power of two in a floating type: the bounds of the conversions.
 tree power_of_two(tree float_type, int exponent, bool negative) {
