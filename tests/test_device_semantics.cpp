@@ -7,6 +7,9 @@
 #include <catch2/catch.hpp>
 
 #include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -92,6 +95,27 @@ uint64_t gpu_mod64(int64_t a, int64_t b) {
   return uint64_t(a % b);
 }
 uint64_t gpu_udiv64(uint64_t a, uint64_t b) { return b == 0 ? gpu_zero_divisor64(a) : a / b; }
+
+// Runs a shell command; its stdout.
+std::string command_output(const std::string& command, int* status) {
+  std::string out;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return out;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
+  *status = pclose(pipe);
+  return out;
+}
+
+// "name hex" lines: name -> value.
+std::map<std::string, uint64_t> named_values(const std::string& text) {
+  std::map<std::string, uint64_t> values;
+  std::istringstream lines(text);
+  std::string name, hex;
+  while (lines >> name >> hex) values[name] = std::stoull(hex, nullptr, 16);
+  return values;
+}
 
 }  // namespace
 
@@ -189,4 +213,58 @@ TEST_CASE("a host division by zero still traps, as on the real program's host", 
   const bool ubsan_stopped = run.outcome == FileOutcome::ProgramFailed &&
                              run.program_output.find("division by zero") != std::string::npos;
   CHECK((run.outcome == FileOutcome::Crash || ubsan_stopped));
+}
+
+TEST_CASE("the plugin's rewrites give the GPU's values at -O0 and at -O2 alike", "[device_semantics][optimize]") {
+  if (!WARPVIZ_HAVE_DEVICE_SEMANTICS_PLUGIN) {
+    WARN("skipped: the device-semantics plugin was not built (no GCC plugin headers)");
+    return;
+  }
+  const std::string source = std::string(WARPVIZ_TEST_USER_FILES) + "/device_semantics/plugin_standalone.cpp";
+  const std::filesystem::path work = std::filesystem::temp_directory_path() / "warpviz_device_semantics_test";
+  std::filesystem::create_directories(work);
+  for (const char* level : {"-O0", "-O2"}) {
+    // Prepare: the file alone, compiled by the kit's compiler with the plugin.
+    const std::string binary = (work / (std::string("standalone") + level)).string();
+    const std::string compile = std::string(WARPVIZ_USER_CXX) + " -std=c++20 " + level +
+                                " -fwrapv -fplugin=" + WARPVIZ_DEVICE_SEMANTICS_PLUGIN_PATH + " " + source +
+                                " -o " + binary + " 2>&1";
+    int status = -1;
+    const std::string compiler_output = command_output(compile, &status);
+    INFO(level << ": " << compile << "\n" << compiler_output);
+    REQUIRE(status == 0);
+    // Run.
+    const std::string output = command_output(binary, &status);
+    INFO(output);
+    REQUIRE(status == 0);  // no SIGFPE: every division here is by zero or MIN / -1
+    const auto v = named_values(output);
+    // Verify: the H200's values (plain_cpp_semantics.out, decoded in docs/floats.md).
+    auto expect = [&](const char* name, uint64_t want, const char* why) {
+      INFO(level << " " << name << ": " << why);
+      REQUIRE(v.count(name) == 1);
+      CHECK(v.at(name) == want);
+    };
+    expect("div32_by_zero", gpu_div32(7, 0), "7 / 0 is all ones");
+    expect("mod32_by_zero", gpu_mod32(7, 0), "7 % 0 is all ones");
+    expect("div32_min_by_minus_one", 0x80000000u, "INT_MIN / -1 wraps to INT_MIN");
+    expect("mod32_min_by_minus_one", 0, "INT_MIN % -1 is 0");
+    expect("udiv32_by_zero", 0xffffffffu, "unsigned 7 / 0 is all ones");
+    expect("div64_zero_by_zero", 0xffffffffull, "0 / 0 in 64 bits takes the 32-bit path");
+    expect("div64_big_by_zero", ~0ull, "0x123456789 / 0 does not fit 32 bits: all ones");
+    expect("umod64_small_by_zero", 0xffffffffull, "7 % 0 in 64 bits takes the 32-bit path");
+    expect("div64_normal", uint64_t(0x123456789ll / -5), "a division in range is C++'s");
+    expect("shl32_by_32", 0, "<< by the width is 0 (x86 would give 7)");
+    expect("shl32_by_minus_one", 0, "<< by -1, a huge unsigned amount, is 0");
+    expect("sar32_negative_by_40", 0xffffffffu, "signed >> past the width fills with the sign");
+    expect("shr64_by_64", 0, "unsigned 64-bit >> by 64 is 0 (x86 would give x)");
+    expect("f2i_3e9", 0x7fffffffu, "float -> int32 saturates");
+    expect("f2u_minus_one", 0, "float -> uint32 of a negative is 0");
+    expect("f2i_nan", 0, "float NaN -> int32 is 0");
+    expect("f2ul_nan", 0x8000000000000000ull, "float NaN -> uint64 is 0x8000000000000000");
+    expect("d2i_nan", 0x80000000u, "double NaN -> int32 is 0x80000000");
+    expect("d2l_1e300", 0x7fffffffffffffffull, "double -> int64 saturates (x86: 0x8000000000000000)");
+    expect("f2u8_2pow32", 0xff, "uint8_t(2^32) is uint32's saturated 0xffffffff, truncated");
+    expect("tdiv_long_by_zero", ~0ull, "a device template instantiated for long long");
+    expect("lambda_div_by_zero", 0xffffffffu, "a lambda inside device code is device code");
+  }
 }
