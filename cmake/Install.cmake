@@ -52,6 +52,14 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/kernels/user/shim DESTINATION ${warpviz_
 # kit.json with paths relative to the kit folder (the runner resolves them
 # there); the same flags as the build tree's, which the .gch was made with.
 get_directory_property(WARPVIZ_USER_CXX_FLAGS DIRECTORY ${PROJECT_SOURCE_DIR}/kernels DEFINITION WARPVIZ_USER_CXX_FLAGS)
+# The device-semantics plugin goes beside the kit's libraries; the runner
+# resolves -fplugin= against the kit folder, as it does the kit's paths.
+get_directory_property(warpviz_device_plugin DIRECTORY ${PROJECT_SOURCE_DIR}/kernels DEFINITION WARPVIZ_DEVICE_SEMANTICS_PLUGIN)
+if(warpviz_device_plugin)
+  install(FILES ${warpviz_device_plugin} DESTINATION ${warpviz_kit_dest}/lib)
+  list(TRANSFORM WARPVIZ_USER_CXX_FLAGS REPLACE "^-fplugin=.*$"
+       "-fplugin=lib/warpviz_device_semantics.so")
+endif()
 set(warpviz_kit_flags ${WARPVIZ_USER_CXX_FLAGS} -fdiagnostics-color=never -fmax-errors=20)
 string(REPLACE ";" "\", \"" warpviz_kit_flags_json "${warpviz_kit_flags}")
 # A sanitized build's objects need the sanitizer runtime at link time too.

@@ -188,6 +188,9 @@ Kit load_kit(const std::string& file) {
         return kit;
       }
       kit.compile_flags = list("compile_flags", false);
+      // An installed kit names its GCC plugin relative to its folder, so it can move.
+      for (std::string& flag : kit.compile_flags)
+        if (flag.rfind("-fplugin=", 0) == 0) flag = "-fplugin=" + resolve(flag.substr(9));
       kit.include_dirs = list("include_dirs", true);
       kit.link_inputs = list("link_inputs", true);
       kit.link_flags = list("link_flags", false);

@@ -31,8 +31,17 @@ using device_f64 = GpuDouble;
 // [SECTION] CUDA keywords and built-in variables
 // ============================================================================
 
+// Device code carries warpviz_device, the attribute of the device-semantics
+// GCC plugin (kernels/device_semantics_plugin), which gives it the GPU's
+// integer division, shifts and float-to-integer conversions. Without the
+// plugin the attribute is unknown and the macros stay empty.
+#if defined(__has_attribute) && __has_attribute(warpviz_device)
+#define __global__ __attribute__((warpviz_device))
+#define __device__ __attribute__((warpviz_device))
+#else
 #define __global__
 #define __device__
+#endif
 #define __host__
 #define __forceinline__ inline
 #define __inline__ inline

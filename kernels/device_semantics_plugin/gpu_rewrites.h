@@ -1,0 +1,17 @@
+// The GPU's results for plain C++ operations whose x86 result differs (or
+// traps), written as GIMPLE: each function replaces the statement at `gsi`
+// with code that computes what the H200 computes (tests/h200_probes/
+// plain_cpp_semantics.out, decoded in docs/floats.md). GCC-internal headers
+// must come first, so this header includes none: include it after gcc-plugin.h.
+#pragma once
+
+// Integer `/` and `%` (TRUNC_DIV_EXPR, TRUNC_MOD_EXPR): division by zero and
+// MIN / -1 give the GPU's values instead of SIGFPE.
+bool rewrite_division(gimple_stmt_iterator* gsi);
+// `<<` and `>>` by an amount that may be the width or more: the GPU clamps it.
+bool rewrite_shift(gimple_stmt_iterator* gsi);
+// float/double to integer (FIX_TRUNC_EXPR): the GPU saturates.
+bool rewrite_float_to_int(gimple_stmt_iterator* gsi);
+// UBSan's checks of the three above (sanitized builds): the GPU defines the
+// results, so reporting them as undefined would stop a correct program.
+bool drop_ubsan_check(gimple_stmt_iterator* gsi);
