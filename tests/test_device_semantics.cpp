@@ -135,13 +135,17 @@ TEST_CASE("plain_cpp_semantics.cu prints what the H200 printed, index by index",
   REQUIRE(run.ok());
   int count = -1;
   const auto got = indexed_values(run.program_output, &count);
-  // Verify: every index but contraction's must match; contraction is reported.
+  // Verify: every index must match. The contraction results (a*b+c fused as
+  // nvcc fuses it, __fmul_rn(a,b)+c not) need the CPU's FMA instruction;
+  // without one they are only reported.
   CHECK(count == expected_count);
+  __builtin_cpu_init();
+  const bool cpu_has_fma = __builtin_cpu_supports("fma");
   int contraction_mismatches = 0;
   for (const auto& [index, want] : expected) {
     const auto it = got.find(index);
     const bool same = it != got.end() && it->second == want;
-    if (index >= 460) {
+    if (index >= 460 && !cpu_has_fma) {
       if (!same) ++contraction_mismatches;
       continue;
     }
@@ -150,8 +154,8 @@ TEST_CASE("plain_cpp_semantics.cu prints what the H200 printed, index by index",
     CHECK(same);
   }
   if (contraction_mismatches > 0)
-    WARN(contraction_mismatches << " of the 7 contraction results differ from the H200 (a*b+c fused or not: "
-                                   "not this plugin's part)");
+    WARN(contraction_mismatches << " of the 7 contraction results differ from the H200: this CPU has no FMA "
+                                   "instruction, so device code is not contracted");
 }
 
 TEST_CASE("a kernel dividing by zero in some lanes gets the GPU's value in each", "[device_semantics][lanes]") {

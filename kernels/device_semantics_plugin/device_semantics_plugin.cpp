@@ -33,10 +33,34 @@ namespace {
 
 const char* const kDeviceAttribute = "warpviz_device";
 
+// nvcc contracts `a * b + c` into one FMA (its default --fmad=true), so the
+// bits of a dot product depend on it. A device function gets GCC's own
+// contraction, which fuses a multiply into the add or subtract that uses it,
+// as nvcc's does: fp-contract=fast, and the FMA instruction where this CPU has
+// one (without it nothing is contracted, and docs/floats.md says so). Host
+// code stays uncontracted, as nvcc's host compiler leaves it on x86-64.
+bool cpu_has_fma() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("fma");
+}
+
+tree string_argument(const char* text) { return build_tree_list(NULL_TREE, build_string(strlen(text) + 1, text)); }
+
+void contract_like_nvcc(tree* fn, int flags) {
+  static const bool fma = cpu_has_fma();
+  tree attributes = tree_cons(get_identifier("optimize"), string_argument("fp-contract=fast"), NULL_TREE);
+  if (fma) attributes = tree_cons(get_identifier("target"), string_argument("fma"), attributes);
+  decl_attributes(fn, attributes, flags);
+}
+
 // Kept on functions (the pass reads it); accepted without effect on
 // variables (`__device__ int x;`), types and anything else CUDA allows it on.
-tree handle_device_attribute(tree* node, tree, tree, int, bool* no_add_attrs) {
-  if (TREE_CODE(*node) != FUNCTION_DECL) *no_add_attrs = true;
+tree handle_device_attribute(tree* node, tree, tree, int flags, bool* no_add_attrs) {
+  if (TREE_CODE(*node) != FUNCTION_DECL) {
+    *no_add_attrs = true;
+    return NULL_TREE;
+  }
+  contract_like_nvcc(node, flags);
   return NULL_TREE;
 }
 
