@@ -15,11 +15,14 @@
 
 #include "warpviz/user_file.h"
 #include "warpviz/warp_scheduler.h"
+#include "trace_values.h"
 
 using namespace warpviz;
 using namespace warpviz::user;
 
 namespace {
+
+using warpviz::test::output_values;
 
 std::string fixture(const std::string& name) { return std::string(WARPVIZ_TEST_USER_FILES) + "/cg/" + name; }
 
@@ -37,16 +40,6 @@ FileRun run_program(const std::string& name) {
   request.path = fixture(name);
   request.backend = FileBackend::Cpu;
   return run_user_file(request);
-}
-
-// An output's elements as signed 32-bit values.
-std::vector<int64_t> values(const Trace& t, const std::string& name) {
-  const TraceOutput* out = t.output(name);
-  REQUIRE(out != nullptr);
-  std::vector<int64_t> v;
-  for (uint64_t bits : out->bits)
-    v.push_back(out->dtype == DType::U32 ? int64_t(uint32_t(bits)) : int64_t(int32_t(uint32_t(bits))));
-  return v;
 }
 
 unsigned popcount(unsigned x) { return unsigned(__builtin_popcount(x)); }
@@ -150,7 +143,7 @@ TEST_CASE("grid.sync: each block's dynamic shared memory survives the barrier", 
   INFO(run.message << run.compiler_output << run.program_output);
   REQUIRE(run.ok());
   REQUIRE(run.launches.size() == 1);
-  const std::vector<int64_t> out = values(run.launches[0], "out");
+  const std::vector<int64_t> out = output_values(run.launches[0], "out");
   REQUIRE(out.size() == 96);
   for (int b = 0; b < 6; ++b)
     for (int t = 0; t < 16; ++t) CHECK(out[size_t(b * 16 + t)] == b * 100 + (t + 1) % 16);
@@ -176,9 +169,9 @@ TEST_CASE("thread_block_tile<8>: every method, lane by lane", "[cg][tile][user]"
   INFO(run.message << run.compiler_output);
   REQUIRE(run.ok());
   const Trace& t = run.launches.at(0);
-  const auto shfl = values(t, "shfl"), up = values(t, "up"), down = values(t, "down"), xr = values(t, "xr"),
-             votes = values(t, "votes"), ballot = values(t, "ballot"), match_any = values(t, "match_any"),
-             match_all = values(t, "match_all"), ranks = values(t, "ranks");
+  const auto shfl = output_values(t, "shfl"), up = output_values(t, "up"), down = output_values(t, "down"), xr = output_values(t, "xr"),
+             votes = output_values(t, "votes"), ballot = output_values(t, "ballot"), match_any = output_values(t, "match_any"),
+             match_all = output_values(t, "match_all"), ranks = output_values(t, "ranks");
   for (int i = 0; i < 64; ++i) {
     INFO("thread " << i);
     const int base = i / 8 * 8, rank = i % 8;  // in = iota: a value is its thread index
@@ -206,9 +199,9 @@ TEST_CASE("run-time partitions: tiled_partition(block, 4), coalesced, labeled, b
   INFO(run.message << run.compiler_output);
   REQUIRE(run.ok());
   const Trace& t = run.launches.at(0);
-  const auto tiled = values(t, "tiled"), coalesced = values(t, "coalesced"),
-             coalesced_ballot = values(t, "coalesced_ballot"), labeled = values(t, "labeled"),
-             binary = values(t, "binary"), erased = values(t, "erased");
+  const auto tiled = output_values(t, "tiled"), coalesced = output_values(t, "coalesced"),
+             coalesced_ballot = output_values(t, "coalesced_ballot"), labeled = output_values(t, "labeled"),
+             binary = output_values(t, "binary"), erased = output_values(t, "erased");
   for (int i = 0; i < 64; ++i) {
     INFO("thread " << i);
     const unsigned lane = unsigned(i % 32), warp_base = unsigned(i / 32 * 32);
@@ -244,8 +237,8 @@ TEST_CASE("cg::reduce and the scans: every built-in operator and lambdas, tiles 
   INFO(run.message << run.compiler_output);
   REQUIRE(run.ok());
   const Trace& t = run.launches.at(0);
-  const auto sum = values(t, "sum"), low = values(t, "low"), high = values(t, "high"), bits = values(t, "bits"),
-             scans = values(t, "scans"), odd = values(t, "odd");
+  const auto sum = output_values(t, "sum"), low = output_values(t, "low"), high = output_values(t, "high"), bits = output_values(t, "bits"),
+             scans = output_values(t, "scans"), odd = output_values(t, "odd");
   const TraceOutput* fsum = t.output("fsum");
   REQUIRE(fsum != nullptr);
   auto v = [](int i) { return i * 7 % 11; };

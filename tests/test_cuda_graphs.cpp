@@ -13,11 +13,14 @@
 
 #include "warpviz/user_file.h"
 #include "warpviz/user_source.h"
+#include "trace_values.h"
 
 using namespace warpviz;
 using namespace warpviz::user;
 
 namespace {
+
+using warpviz::test::output_values;
 
 std::string fixture(const std::string& name) { return std::string(WARPVIZ_TEST_USER_FILES) + "/graphs/" + name; }
 
@@ -26,15 +29,6 @@ FileRun run_program(const std::string& name) {
   request.path = fixture(name);
   request.backend = FileBackend::Cpu;
   return run_user_file(request);
-}
-
-// An output's elements as signed 32-bit values.
-std::vector<int64_t> values(const Trace& t, const std::string& name) {
-  const TraceOutput* out = t.output(name);
-  REQUIRE(out != nullptr);
-  std::vector<int64_t> v;
-  for (uint64_t bits : out->bits) v.push_back(int64_t(int32_t(uint32_t(bits))));
-  return v;
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -64,7 +58,7 @@ TEST_CASE("graph built by hand: dependency order, not insertion order, and the e
   CHECK(run.launches[7].meta.params.at("kernel") == "add_one");
   CHECK(run.launches[0].meta.params.at("kernel") == "add_one");
   CHECK(run.launches[1].meta.params.at("kernel") == "times_two");
-  const std::vector<int64_t> d = values(run.launches[5], "d");
+  const std::vector<int64_t> d = output_values(run.launches[5], "d");
   REQUIRE(d.size() == 64);
   for (int i = 0; i < 63; ++i) CHECK(d[size_t(i)] == (i + 1) * 2);
   CHECK(d[63] == 2002);
@@ -86,7 +80,7 @@ TEST_CASE("stream capture: nothing runs while captured, a fork and its join run 
   // The graph's five kernels, then the launch after the failed capture.
   REQUIRE(run.launches.size() == 6);
   CHECK(run.launches[4].meta.params.at("kernel") == "add_to");
-  const std::vector<int64_t> result = values(run.launches[4], "out");
+  const std::vector<int64_t> result = output_values(run.launches[4], "out");
   for (int i = 0; i < 32; ++i) CHECK(result[size_t(i)] == (1 + i) * 100 + (5 + i) * 2 + 7);
 }
 
@@ -129,8 +123,8 @@ TEST_CASE("cuda::barrier: wait holds a thread until its phase completes, with ar
   REQUIRE(run.ok());
   CHECK(has(run.program_output, "phases 3, cudaSuccess"));
   REQUIRE(run.launches.size() == 1);
-  const std::vector<int64_t> out = values(run.launches[0], "out");
-  const std::vector<int64_t> after = values(run.launches[0], "after_drop");
+  const std::vector<int64_t> out = output_values(run.launches[0], "out");
+  const std::vector<int64_t> after = output_values(run.launches[0], "after_drop");
   REQUIRE(out.size() == 64);
   for (int t = 0; t < 64; ++t) {
     // The other warp's t * t, warp 1's written only after warp 0 waited.
@@ -155,11 +149,11 @@ TEST_CASE("cuda::pipeline: producer and consumer roles over a 2-stage ring, a th
   REQUIRE(run.launches.size() == 1);
   const Trace& t = run.launches[0];
   // in[j] = 3 j + 1; a consumer lane sums in[32 c + lane] over chunks c = 0..4.
-  const std::vector<int64_t> sums = values(t, "sums");
+  const std::vector<int64_t> sums = output_values(t, "sums");
   REQUIRE(sums.size() == 32);
   for (int lane = 0; lane < 32; ++lane) CHECK(sums[size_t(lane)] == 960 + 15 * lane + 5);
-  const std::vector<int64_t> own = values(t, "own");
-  const std::vector<int64_t> whole = values(t, "whole");
+  const std::vector<int64_t> own = output_values(t, "own");
+  const std::vector<int64_t> whole = output_values(t, "whole");
   for (int i = 0; i < 64; ++i) {
     const int j = i * 4 % 160;
     CHECK(own[size_t(i)] == (3 * j + 1) + (3 * (j + 3) + 1));
