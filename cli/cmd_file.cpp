@@ -204,13 +204,15 @@ int run_run_file(const Args& args) {
 
   user::RunControl control;
   control.output_fd = json ? 2 : 1;  // stdout stays the JSON's alone
+  control.error_fd = 2;              // the program's stderr stays stderr, as a shell runs it
   std::cout.flush();
   // On a terminal, a line that shows how far the run has got; tests and
   // pipes see nothing of it.
   std::optional<TerminalProgress> progress;
   if (isatty(STDERR_FILENO)) {
-    progress.emplace(control.output_fd);
+    progress.emplace(control.output_fd, control.error_fd);
     control.output_fd = progress->program_fd();
+    control.error_fd = progress->program_error_fd();
     control.on_progress = [&progress](const user::FileProgress& p) { progress->show(p); };
   }
   const user::FileRun run = user::run_user_file(request, control);

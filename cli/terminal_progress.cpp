@@ -38,12 +38,17 @@ std::string rough_time(double s) {
 
 }  // namespace
 
-TerminalProgress::TerminalProgress(int output_fd) : output_fd_(output_fd) {
+TerminalProgress::Stream TerminalProgress::open_stream(int target) {
+  Stream s;
+  s.target = target;
   int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) return;
-  pipe_read_ = fds[0];
-  pipe_write_ = fds[1];
-  copier_ = std::thread([this] { copy_output(); });
+  if (pipe2(fds, O_CLOEXEC) == 0) s.read = fds[0], s.write = fds[1];
+  return s;
+}
+
+TerminalProgress::TerminalProgress(int output_fd, int error_fd)
+    : output_(open_stream(output_fd)), errors_(open_stream(error_fd)) {
+  if (output_.read >= 0 || errors_.read >= 0) copier_ = std::thread([this] { copy_output(); });
 }
 
 TerminalProgress::~TerminalProgress() { finish(); }
@@ -83,35 +88,45 @@ void TerminalProgress::wipe_locked() {
   shown_ = false;
 }
 
-// Until the pipe ends, or once the run is over, until it has been quiet for
-// 50 ms (a process that left the program's group may hold it open for ever).
+// Until both pipes end, or once the run is over, until they have been quiet
+// for 50 ms (a process that left the program's group may hold one open).
 void TerminalProgress::copy_output() {
   char buf[8192];
-  for (;;) {
-    pollfd p{pipe_read_, POLLIN, 0};
-    const int ready = poll(&p, 1, 50);
+  Stream* streams[2] = {&output_, &errors_};
+  bool open[2] = {output_.read >= 0, errors_.read >= 0};
+  while (open[0] || open[1]) {
+    pollfd p[2] = {{open[0] ? output_.read : -1, POLLIN, 0}, {open[1] ? errors_.read : -1, POLLIN, 0}};
+    const int ready = poll(p, 2, 50);
     if (ready == 0) {
       if (stop_.load()) return;
       continue;
     }
-    if (ready < 0 && errno == EINTR) continue;
-    const ssize_t n = ready < 0 ? -1 : ::read(pipe_read_, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    std::lock_guard<std::mutex> lock(mutex_);
-    wipe_locked();
-    write_all(output_fd_, buf, size_t(n));
+    if (ready < 0) {
+      if (errno == EINTR) continue;
+      return;
+    }
+    for (int i = 0; i < 2; ++i) {
+      if (!open[i] || !(p[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      const ssize_t n = ::read(streams[i]->read, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        open[i] = false;
+        continue;
+      }
+      std::lock_guard<std::mutex> lock(mutex_);
+      wipe_locked();
+      write_all(streams[i]->target, buf, size_t(n));
+    }
   }
 }
 
 void TerminalProgress::finish() {
-  if (pipe_write_ >= 0) {
-    ::close(pipe_write_);
-    pipe_write_ = -1;
-  }
+  for (Stream* s : {&output_, &errors_})
+    if (s->write >= 0) ::close(s->write), s->write = -1;
   stop_ = true;
   if (copier_.joinable()) copier_.join();
-  if (pipe_read_ >= 0) ::close(pipe_read_), pipe_read_ = -1;
+  for (Stream* s : {&output_, &errors_})
+    if (s->read >= 0) ::close(s->read), s->read = -1;
   std::lock_guard<std::mutex> lock(mutex_);
   wipe_locked();
   finished_ = true;

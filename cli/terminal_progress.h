@@ -1,7 +1,8 @@
 // `warpviz-cli run`'s one-line progress on a terminal: the launch, its blocks
 // done of all, the time and a guess of the time left, redrawn in place on
-// stderr. The program's own output comes through a pipe of ours so that the
-// line is wiped before each piece of it (else the two would share a line).
+// stderr. The program's own output and errors come through pipes of ours so
+// that the line is wiped before each piece of them (else they would share a
+// line).
 #pragma once
 
 #include <atomic>
@@ -15,15 +16,17 @@ namespace warpviz::cli {
 
 class TerminalProgress {
  public:
-  // `output_fd`: where the program's output goes (1, or 2 with --json).
-  explicit TerminalProgress(int output_fd);
+  // `output_fd`: where the program's output goes (1, or 2 with --json);
+  // `error_fd`: where its stderr goes.
+  TerminalProgress(int output_fd, int error_fd);
   ~TerminalProgress();
   TerminalProgress(const TerminalProgress&) = delete;
   TerminalProgress& operator=(const TerminalProgress&) = delete;
 
-  // The fd to give RunControl::output_fd: our pipe, or output_fd itself when
-  // none could be made.
-  int program_fd() const { return pipe_write_ >= 0 ? pipe_write_ : output_fd_; }
+  // The fds to give RunControl::output_fd and error_fd: our pipes, or the
+  // targets themselves when none could be made.
+  int program_fd() const { return output_.fd(); }
+  int program_error_fd() const { return errors_.fd(); }
   void show(const user::FileProgress& progress);
   // The run is over: the rest of the output copied, the line wiped.
   void finish();
@@ -35,8 +38,15 @@ class TerminalProgress {
   void copy_output();
   void wipe_locked();
 
-  int output_fd_;
-  int pipe_read_ = -1, pipe_write_ = -1;
+  // One of the program's streams: the pipe it writes, where it is copied to.
+  struct Stream {
+    int target = -1;
+    int read = -1, write = -1;
+    int fd() const { return write >= 0 ? write : target; }
+  };
+  static Stream open_stream(int target);
+
+  Stream output_, errors_;
   std::thread copier_;
   std::mutex mutex_;  // the terminal: the line and the output take turns
   bool shown_ = false;

@@ -84,7 +84,7 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
     setpgid(0, 0);
     const int out = options.output_fd >= 0 ? options.output_fd : pipe_fds[1];
     dup2(out, 1);
-    dup2(out, 2);
+    dup2(options.output_fd >= 0 && options.error_fd >= 0 ? options.error_fd : out, 2);
     const int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0) dup2(devnull, 0);
     for (const auto& [k, v] : options.env) setenv(k.c_str(), v.c_str(), 1);

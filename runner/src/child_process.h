@@ -23,6 +23,7 @@ struct ChildOptions {
   uint64_t memory_limit_bytes = 0;
   const std::atomic<bool>* cancel = nullptr;
   int output_fd = -1;  // < 0: capture stdout and stderr together
+  int error_fd = -1;   // with output_fd set, where stderr goes (< 0: output_fd)
   // Called once when the time limit passes, before the child is killed (the
   // user's program then says where it is); the child gets this long to answer.
   std::function<void(int pid)> on_time_limit;

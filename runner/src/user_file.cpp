@@ -1127,6 +1127,7 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   opts.memory_limit_bytes = memory_limit;
   opts.cancel = control.cancel;
   opts.output_fd = control.output_fd;
+  opts.error_fd = control.error_fd;
   // The progress record: shown as it moves, and read once more at the
   // limit, where how long nothing moved tells slow from stuck.
   ProgressWatch watch(run_dir.string());

@@ -151,6 +151,8 @@ struct RunControl {
   // Where the program's output goes: captured into FileRun::program_output
   // (fd < 0), or passed through to this file descriptor as it comes.
   int output_fd = -1;
+  // Where its stderr goes when output_fd is set: < 0, there too.
+  int error_fd = -1;
   // Called with "compiling", "running", ... as the run moves on (any thread).
   std::function<void(const std::string&)> on_status;
   // Called about ten times a second while the program runs, on the thread
