@@ -217,6 +217,7 @@ int run_run_file(const Args& args) {
   }
   const user::FileRun run = user::run_user_file(request, control);
   if (progress) progress->finish();
+  for (const std::string& note : run.notes) std::cerr << "warpviz-cli run: note: " << note << "\n";
 
   if (run.outcome == user::FileOutcome::CompileError) {
     std::cerr << run.compiler_output;

@@ -17,6 +17,9 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "temp_dir.h"
 #include "warpviz/user_file.h"
 
 using namespace warpviz;
@@ -271,4 +274,39 @@ TEST_CASE("the plugin's rewrites give the GPU's values at -O0 and at -O2 alike",
     expect("tdiv_long_by_zero", ~0ull, "a device template instantiated for long long");
     expect("lambda_div_by_zero", 0xffffffffu, "a lambda inside device code is device code");
   }
+}
+
+TEST_CASE("a kit whose plugin does not load with the compiler still builds, with x86's semantics and a note",
+          "[device_semantics][kit]") {
+  if (!WARPVIZ_HAVE_DEVICE_SEMANTICS_PLUGIN) {
+    WARN("skipped: the device-semantics plugin was not built (no GCC plugin headers)");
+    return;
+  }
+  // Prepare: the build's kit, its paths made absolute, in a folder of its own
+  // whose lib/ holds a plugin no GCC can load (as when the kit is carried to
+  // a machine with another GCC).
+  namespace fs = std::filesystem;
+  const fs::path kit = fs::path(WARPVIZ_DEVICE_SEMANTICS_PLUGIN_PATH).parent_path().parent_path();
+  const warpviz::testing_support::TempDir moved("kit");
+  fs::create_directories(moved.path / "lib");
+  std::ofstream(moved.path / "lib" / "warpviz_device_semantics.so") << "not a shared object\n";
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(kit / "kit.json"));
+  auto absolute = [&](const std::string& p) {
+    return p.rfind("-", 0) == 0 || fs::path(p).is_absolute() ? p : (kit / p).lexically_normal().string();
+  };
+  for (const char* key : {"include_dirs", "link_inputs", "rpath_dirs"})
+    if (j.contains(key))
+      for (auto& v : j[key]) v = absolute(v.get<std::string>());
+  j["prelude"] = absolute(j["prelude"].get<std::string>());
+  std::ofstream(moved.path / "kit.json") << j.dump();
+  setenv("WARPVIZ_KIT", moved.path.c_str(), 1);
+  // Run: a kernel that divides by zero.
+  const FileRun run = run_program(std::string(WARPVIZ_TEST_USER_FILES) + "/device_semantics/lane_division.cu");
+  unsetenv("WARPVIZ_KIT");
+  // Verify: it built; the note names the plugin and what the user loses.
+  INFO(run.message << run.compiler_output);
+  CHECK(run.outcome != FileOutcome::CompileError);
+  REQUIRE(run.notes.size() == 1);
+  CHECK(run.notes[0].find("device-semantics plugin does not load") != std::string::npos);
+  CHECK(run.notes[0].find("x86's integer division") != std::string::npos);
 }

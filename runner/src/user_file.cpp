@@ -443,6 +443,7 @@ struct Build {
   // from here and removes the folder.
   fs::path unstored_dir;
   std::string refused;  // the cache folder or entry is unsafe: nothing was compiled or run
+  std::vector<std::string> notes;  // for the user, whatever the outcome (FileRun::notes)
   size_t failed_unit = 0;    // of a failed compile: the unit whose compiler failed
   bool link_failed = false;  // every unit compiled; the link did not
 };
@@ -599,6 +600,19 @@ bool compile_unit(const Kit& kit, const UserSource& src, const Unit& unit, const
   cc.insert(cc.end(), {"-MMD", "-MF", dep_file.string(), "-MT", "warpviz-unit"});
   cc.insert(cc.end(), {"-c", unit_file.string(), "-o", object.string()});
   ChildResult r = run_child(cc, opts);
+  if (r.started && r.exit_code != 0 && r.output.find("cannot load plugin") != std::string::npos) {
+    // A kit carried to a machine whose GCC is not the one its device-semantics
+    // plugin was built for: the program still builds, with x86's semantics.
+    const std::string why = r.output.substr(0, r.output.find('\n'));
+    std::vector<std::string> without{cc.front(), "-Wno-attributes"};
+    for (size_t i = 1; i < cc.size(); ++i)
+      if (cc[i].rfind("-fplugin=", 0) != 0) without.push_back(cc[i]);
+    r = run_child(without, opts);
+    const std::string note = "the device-semantics plugin does not load with " + kit.compiler + " (" + why +
+                             "): kernels get x86's integer division, shifts and float-to-integer conversions, "
+                             "and a*b+c is not contracted (docs/floats.md)";
+    if (std::find(b.notes.begin(), b.notes.end(), note) == b.notes.end()) b.notes.push_back(note);
+  }
   b.output += r.start_error.empty() ? r.output : "cannot run the compiler: " + r.start_error;
   if (r.cancelled) b.cancelled = true;
   // Read even when the compile fails: live reload then watches the header
@@ -1074,6 +1088,7 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
     return run;
   }
   run.compiler_output = build.output;
+  run.notes = build.notes;
   // The unit whose compiler failed: its #line names it, its text has the columns.
   if (!build.ok) run.diagnostics = user_diagnostics(build.output, diagnostic_sources(kit, srcs[build.failed_unit]));
   else run.diagnostics = parse_diagnostics(build.output);  // warnings: where the compiler says

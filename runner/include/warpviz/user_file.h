@@ -126,6 +126,7 @@ struct FileRun {
   std::string message;  // what went wrong, in words, naming block/warp/lane/line where known
   std::vector<Diagnostic> diagnostics;  // at the user's lines, in CUDA's words (compiler_diagnostics.h)
   std::string compiler_output;
+  std::vector<std::string> notes;  // said to the user whatever the outcome (a kit's plugin that does not load)
   std::string program_output;  // stdout and stderr, when captured
   int exit_code = 0;           // the program's
   std::vector<Trace> launches; // in launch order; each trace's source is the user's file
