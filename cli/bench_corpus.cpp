@@ -43,6 +43,7 @@ struct CorpusRow {
   std::string name, folder;
   std::vector<std::string> sources, flags, args;
   std::string program_name;
+  unsigned launches = 0;  // --launches N where the sizes are fixed; 0: the whole program
 };
 
 std::vector<std::string> words(const std::string& text) {
@@ -52,7 +53,8 @@ std::vector<std::string> words(const std::string& text) {
   return out;
 }
 
-// programs.tsv: name, folder, sources, flags, arguments, program name; tab-separated, # comments.
+// programs.tsv: name, folder, sources, flags, arguments, program name,
+// launches; tab-separated, # comments.
 std::vector<CorpusRow> read_rows(const fs::path& table) {
   std::ifstream in(table);
   if (!in) throw UsageError("cannot read the corpus table " + table.string());
@@ -62,8 +64,9 @@ std::vector<CorpusRow> read_rows(const fs::path& table) {
     std::vector<std::string> cells;
     std::stringstream split(line);
     for (std::string cell; std::getline(split, cell, '\t');) cells.push_back(cell);
-    cells.resize(6);
-    rows.push_back(CorpusRow{cells[0], cells[1], words(cells[2]), words(cells[3]), words(cells[4]), cells[5]});
+    cells.resize(7);
+    rows.push_back(CorpusRow{cells[0], cells[1], words(cells[2]), words(cells[3]), words(cells[4]), cells[5],
+                             unsigned(std::strtoul(cells[6].c_str(), nullptr, 10))});
   }
   return rows;
 }
@@ -91,6 +94,7 @@ user::FileRequest request_for(const CorpusRow& row, double timeout_s) {
   request.time_limit_s = timeout_s;
   request.program_name = row.program_name;
   request.program_args = row.args;
+  request.max_launches = row.launches;  // as check_corpus.py runs the row
   for (size_t i = 0; i < row.flags.size(); ++i) {
     std::string error;
     if (user::take_compiler_option(row.flags, i, &request.compiler, &error) == user::CompilerOption::NotOne ||
