@@ -444,6 +444,7 @@ struct Build {
   fs::path unstored_dir;
   std::string refused;  // the cache folder or entry is unsafe: nothing was compiled or run
   std::vector<std::string> notes;  // for the user, whatever the outcome (FileRun::notes)
+  bool plugin_failed = false;      // the kit's GCC plugin did not load: later units go without it
   size_t failed_unit = 0;    // of a failed compile: the unit whose compiler failed
   bool link_failed = false;  // every unit compiled; the link did not
 };
@@ -599,19 +600,25 @@ bool compile_unit(const Kit& kit, const UserSource& src, const Unit& unit, const
   // The compiler's own list of the files it read (g++ and nvcc both write it).
   cc.insert(cc.end(), {"-MMD", "-MF", dep_file.string(), "-MT", "warpviz-unit"});
   cc.insert(cc.end(), {"-c", unit_file.string(), "-o", object.string()});
-  ChildResult r = run_child(cc, opts);
-  if (r.started && r.exit_code != 0 && r.output.find("cannot load plugin") != std::string::npos) {
-    // A kit carried to a machine whose GCC is not the one its device-semantics
-    // plugin was built for: the program still builds, with x86's semantics.
-    const std::string why = r.output.substr(0, r.output.find('\n'));
+  // A kit carried to a machine whose GCC is not the one its device-semantics
+  // plugin was built for: the program still builds, with x86's semantics.
+  // Once one unit found that, the others go without the plugin at once.
+  auto without_plugin = [&cc] {
     std::vector<std::string> without{cc.front(), "-Wno-attributes"};
     for (size_t i = 1; i < cc.size(); ++i)
       if (cc[i].rfind("-fplugin=", 0) != 0) without.push_back(cc[i]);
-    r = run_child(without, opts);
+    return without;
+  };
+  if (b.plugin_failed) cc = without_plugin();
+  ChildResult r = run_child(cc, opts);
+  if (r.started && r.exit_code != 0 && r.output.find("cannot load plugin") != std::string::npos) {
+    const std::string why = r.output.substr(0, r.output.find('\n'));
+    b.plugin_failed = true;
+    r = run_child(without_plugin(), opts);
     const std::string note = "the device-semantics plugin does not load with " + kit.compiler + " (" + why +
                              "): kernels get x86's integer division, shifts and float-to-integer conversions, "
                              "and a*b+c is not contracted (docs/floats.md)";
-    if (std::find(b.notes.begin(), b.notes.end(), note) == b.notes.end()) b.notes.push_back(note);
+    b.notes.push_back(note);
   }
   b.output += r.start_error.empty() ? r.output : "cannot run the compiler: " + r.start_error;
   if (r.cancelled) b.cancelled = true;
