@@ -26,14 +26,15 @@ if(TARGET warpviz)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets DESTINATION share/warpviz)
 endif()
 
+list(TRANSFORM WARPVIZ_CUDA_INCLUDE_DIRS APPEND /warpviz OUTPUT_VARIABLE warpviz_cuda_header_dirs)
 install(DIRECTORY
           ${PROJECT_SOURCE_DIR}/core/include/warpviz
-          ${PROJECT_SOURCE_DIR}/kernels/include/warpviz
+          ${warpviz_cuda_header_dirs}
           ${PROJECT_SOURCE_DIR}/runner/include/warpviz
         DESTINATION include)
 
 # --- the kit ----------------------------------------------------------------
-# What a user's .cu file is compiled and linked against (kernels/CMakeLists.txt
+# What a user's .cu file is compiled and linked against (user_programs/CMakeLists.txt
 # builds it into ${WARPVIZ_KIT_DIR} with absolute paths). Boost.Context goes in
 # as its static archive where there is one, so a user's program needs nothing
 # from the build machine's library folders.
@@ -43,18 +44,19 @@ if(WARPVIZ_BOOST_CONTEXT_ARCHIVE)
 else()
   set(warpviz_boost_context $<TARGET_FILE:Boost::context>)
 endif()
-install(TARGETS warpviz_user_runtime warpviz_user_common warpviz_core ARCHIVE DESTINATION ${warpviz_lib_dest})
+install(TARGETS warpviz_user_runtime warpviz_user_common warpviz_emulator warpviz_core ARCHIVE DESTINATION ${warpviz_lib_dest})
 install(FILES ${warpviz_boost_context} DESTINATION ${warpviz_lib_dest})
 install(FILES ${WARPVIZ_KIT_DIR}/include/warpviz_user_prelude.h ${WARPVIZ_KIT_DIR}/include/warpviz_user_prelude.h.gch
         DESTINATION ${warpviz_kit_dest}/include)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/kernels/user/shim DESTINATION ${warpviz_kit_dest})
+# The CUDA headers a user's program includes, as the kit's shim/.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/cuda_cpu/headers/ DESTINATION ${warpviz_kit_dest}/shim)
 
 # kit.json with paths relative to the kit folder (the runner resolves them
 # there); the same flags as the build tree's, which the .gch was made with.
-get_directory_property(WARPVIZ_USER_CXX_FLAGS DIRECTORY ${PROJECT_SOURCE_DIR}/kernels DEFINITION WARPVIZ_USER_CXX_FLAGS)
+get_directory_property(WARPVIZ_USER_CXX_FLAGS DIRECTORY ${PROJECT_SOURCE_DIR}/user_programs DEFINITION WARPVIZ_USER_CXX_FLAGS)
 # The device-semantics plugin goes beside the kit's libraries; the runner
 # resolves -fplugin= against the kit folder, as it does the kit's paths.
-get_directory_property(warpviz_device_plugin DIRECTORY ${PROJECT_SOURCE_DIR}/kernels DEFINITION WARPVIZ_DEVICE_SEMANTICS_PLUGIN)
+set(warpviz_device_plugin ${WARPVIZ_DEVICE_SEMANTICS_PLUGIN})
 if(warpviz_device_plugin)
   install(FILES ${warpviz_device_plugin} DESTINATION ${warpviz_kit_dest}/lib)
   list(TRANSFORM WARPVIZ_USER_CXX_FLAGS REPLACE "^-fplugin=.*$"
@@ -74,7 +76,7 @@ file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/install-kit/kit.json CONTENT "{
   \"compile_flags\": [\"${warpviz_kit_flags_json}\"],
   \"include_dirs\": [\"shim\", \"../../../include\"],
   \"prelude\": \"include/warpviz_user_prelude.h\",
-  \"link_inputs\": [\"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_user_runtime>\", \"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_user_common>\", \"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_core>\", \"${warpviz_kit_lib}/$<PATH:GET_FILENAME,${warpviz_boost_context}>\"],
+  \"link_inputs\": [\"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_user_runtime>\", \"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_user_common>\", \"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_emulator>\", \"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_core>\", \"${warpviz_kit_lib}/$<PATH:GET_FILENAME,${warpviz_boost_context}>\"],
   \"link_flags\": [\"${warpviz_kit_link_flags_json}\"],
   \"rpath_args\": [\"-Wl,-rpath,{}\"],
   \"rpath_dirs\": [\"${warpviz_kit_lib}\"],
@@ -84,13 +86,13 @@ file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/install-kit/kit.json CONTENT "{
 ")
 install(FILES ${PROJECT_BINARY_DIR}/install-kit/kit.json DESTINATION ${warpviz_kit_dest})
 
-# The GPU's kit, in builds with CUDA (as kernels/CMakeLists.txt's, but with the
+# The GPU's kit, in builds with CUDA (as user_programs/CMakeLists.txt's, but with the
 # installed headers): without it an installed warpviz-cli ran users' files on
 # the emulator only. nvcc takes a library by a plain .a or .so name only, so a
 # shared Boost.Context gets a copy named libboost_context.so; the program then
 # loads the versioned file installed above by its soname, through the rpath.
 if(WARPVIZ_HAVE_CUDA)
-  get_directory_property(WARPVIZ_USER_CUDA_FLAGS DIRECTORY ${PROJECT_SOURCE_DIR}/kernels DEFINITION WARPVIZ_USER_CUDA_FLAGS)
+  get_directory_property(WARPVIZ_USER_CUDA_FLAGS DIRECTORY ${PROJECT_SOURCE_DIR}/user_programs DEFINITION WARPVIZ_USER_CUDA_FLAGS)
   string(REPLACE ";" "\", \"" warpviz_kit_cuda_flags_json "${WARPVIZ_USER_CUDA_FLAGS}")
   if(WARPVIZ_BOOST_CONTEXT_ARCHIVE)
     set(warpviz_cuda_boost_context ${warpviz_kit_lib}/$<PATH:GET_FILENAME,${warpviz_boost_context}>)
@@ -98,13 +100,13 @@ if(WARPVIZ_HAVE_CUDA)
     install(FILES ${warpviz_boost_context} DESTINATION ${warpviz_lib_dest} RENAME libboost_context.so)
     set(warpviz_cuda_boost_context ${warpviz_kit_lib}/libboost_context.so)
   endif()
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/kernels/user/shim_cuda DESTINATION ${warpviz_kit_dest})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/gpu_recorder/headers/ DESTINATION ${warpviz_kit_dest}/shim_cuda)
   file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/install-kit/kit_cuda.json CONTENT "{
   \"compiler\": \"${CMAKE_CUDA_COMPILER}\",
   \"compile_flags\": [\"${warpviz_kit_cuda_flags_json}\"],
   \"include_dirs\": [\"shim_cuda\", \"../../../include\"],
   \"prelude\": \"../../../include/warpviz/user_prelude_cuda.cuh\",
-  \"link_inputs\": [\"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_user_common>\", \"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_core>\", \"${warpviz_cuda_boost_context}\"],
+  \"link_inputs\": [\"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_user_common>\", \"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_emulator>\", \"${warpviz_kit_lib}/$<TARGET_FILE_NAME:warpviz_core>\", \"${warpviz_cuda_boost_context}\"],
   \"link_flags\": [\"-arch=native\"],
   \"rpath_args\": [\"-Xlinker\", \"-rpath,{}\"],
   \"rpath_dirs\": [\"${warpviz_kit_lib}\"],

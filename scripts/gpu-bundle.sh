@@ -59,12 +59,12 @@ targets=(warpviz-cli test_gpu warpviz_user_kit)
 [ "$with_app" = ON ] && targets+=(warpviz)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DWARPVIZ_BUILD_APP="$with_app" >/dev/null
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
-if [ ! -f "$build/kernels/libwarpviz_kernels_cuda.a" ]; then
+if [ ! -f "$build/gpu_recorder/libwarpviz_kernels_cuda.a" ]; then
   echo "gpu-bundle: CMake found no nvcc, so the build has no GPU backend to carry" >&2
   exit 2
 fi
 rm -rf "$bundle"
-mkdir -p "$bundle/cli" "$bundle/tests" "$bundle/kernels" "$bundle/core" "$bundle/lib"
+mkdir -p "$bundle/cli" "$bundle/tests" "$bundle/user_programs" "$bundle/cuda_cpu" "$bundle/core" "$bundle/lib"
 cp "$build/cli/warpviz-cli" "$bundle/cli/"
 cp "$build/tests/test_gpu" "$bundle/tests/"
 # The kit's paths are relative to it: the same layout, one folder down from the repository.
@@ -72,7 +72,8 @@ cp -r "$build/kit" "$bundle/"
 # Not the 56 MB precompiled prelude: the GPU machine's g++ would not take it
 # (a PCH is only used by the compiler that made it); the prelude compiles as is.
 rm -f "$bundle"/kit/include/*.gch
-cp "$build"/kernels/libwarpviz_user_*.a "$bundle/kernels/"
+cp "$build/user_programs/libwarpviz_user_common.a" "$bundle/user_programs/"
+cp "$build"/cuda_cpu/libwarpviz_{user_runtime,emulator}.a "$bundle/cuda_cpu/"
 cp "$build/core/libwarpviz_core.a" "$bundle/core/"
 boost=$(ldd "$bundle/cli/warpviz-cli" | awk '/libboost_context/ {print $3}')
 cp -L "$boost" "$bundle/lib/"

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake g++ make pkg-config
-  gcc-12-plugin-dev      # kernels/device_semantics_plugin: the GPU's division, shifts and conversions in device code
+  gcc-12-plugin-dev      # cuda_cpu/compiler_plugin: the GPU's division, shifts and conversions in device code
   libopenblas-dev        # cuBLAS of users' programs on the CPU (cublas_cpu.cpp dlopens libopenblas.so.0)
   libboost-context-dev   # fibers for the CPU emulator's CUDA threads
   catch2                 # tests (2.13, with Catch.cmake)

@@ -1,7 +1,7 @@
 // Plain C++ in device code gets the GPU's results where x86 differs: integer
 // division by zero and MIN / -1, shifts by the width or more, float-to-integer
 // conversions out of range (the device-semantics GCC plugin,
-// kernels/device_semantics_plugin). The H200's values are measured:
+// cuda_cpu/compiler_plugin). The H200's values are measured:
 // tests/h200_probes/plain_cpp_semantics.cu printed plain_cpp_semantics.out,
 // and the emulator must print the same, index by index.
 #include <catch2/catch.hpp>

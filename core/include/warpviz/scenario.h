@@ -1,6 +1,6 @@
 // The scenario registry: every scenario's parameters, defaults, input size and
 // kernel source, independent of the backend that runs it. The scenarios are
-// declared next to their kernels (kernels/include/warpviz/scenario_decl.h),
+// declared next to their kernels (recording/include/warpviz/scenario_decl.h),
 // whose registrars hand each spec to register_scenario() before main.
 #pragma once
 

@@ -6,7 +6,7 @@
 #include "warpviz/session.h"
 
 namespace warpviz_bench_reduce_seed {
-#include "../warp_shuffle.cu"
+#include "../../kernels/warp_shuffle.cu"
 }  // namespace warpviz_bench_reduce_seed
 
 namespace warpviz {

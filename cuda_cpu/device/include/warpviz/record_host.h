@@ -32,7 +32,7 @@ using device_f64 = GpuDouble;
 // ============================================================================
 
 // Device code carries warpviz_device, the attribute of the device-semantics
-// GCC plugin (kernels/device_semantics_plugin), which gives it the GPU's
+// GCC plugin (cuda_cpu/compiler_plugin), which gives it the GPU's
 // integer division, shifts and float-to-integer conversions. Without the
 // plugin the attribute is unknown and the macros stay empty.
 #if defined(__has_attribute) && __has_attribute(warpviz_device)

@@ -53,59 +53,7 @@
 // ============================================================================
 // Device built-ins
 // ============================================================================
-// Emulated threads run one at a time on one OS thread and switch only at warp
-// operations and barriers, so a read-modify-write here is atomic as it is on
-// the GPU.
-
-#define WARPVIZ_ATOMIC_RMW(name, expr)                 \
-  template <class T, class V>                          \
-  inline T name(T* address, V value_in) {              \
-    const T value = T(value_in);                       \
-    const T old = *address;                            \
-    *address = (expr);                                 \
-    return old;                                        \
-  }
-WARPVIZ_ATOMIC_RMW(atomicAdd, old + value)
-WARPVIZ_ATOMIC_RMW(atomicSub, old - value)
-WARPVIZ_ATOMIC_RMW(atomicExch, value)
-WARPVIZ_ATOMIC_RMW(atomicMin, value < old ? value : old)
-WARPVIZ_ATOMIC_RMW(atomicMax, value > old ? value : old)
-WARPVIZ_ATOMIC_RMW(atomicAnd, old & value)
-WARPVIZ_ATOMIC_RMW(atomicOr, old | value)
-WARPVIZ_ATOMIC_RMW(atomicXor, old ^ value)
-#undef WARPVIZ_ATOMIC_RMW
-template <class T, class C, class V>
-inline T atomicCAS(T* address, C compare, V value) {
-  const T old = *address;
-  if (old == T(compare)) *address = T(value);
-  return old;
-}
-// sm_90's vector atomicAdd (CUDA Programming Guide: float2 and float4, global
-// memory): each component added on its own; CUDA gives vector types no +.
-inline float2 atomicAdd(float2* address, float2 value) {
-  const float2 old = *address;
-  *address = float2{old.x + value.x, old.y + value.y};
-  return old;
-}
-inline float4 atomicAdd(float4* address, float4 value) {
-  const float4 old = *address;
-  *address = float4{old.x + value.x, old.y + value.y, old.z + value.z, old.w + value.w};
-  return old;
-}
-inline unsigned atomicInc(unsigned* address, unsigned limit) {
-  const unsigned old = *address;
-  *address = old >= limit ? 0u : old + 1u;
-  return old;
-}
-inline unsigned atomicDec(unsigned* address, unsigned limit) {
-  const unsigned old = *address;
-  *address = (old == 0u || old > limit) ? limit : old - 1u;
-  return old;
-}
-
-inline void __threadfence() {}
-inline void __threadfence_block() {}
-inline void __threadfence_system() {}
+#include "warpviz/atomics.h"
 
 inline unsigned __lanemask_le() { return unsigned((2ull << ::warpviz::emu::current_thread().lane) - 1u); }
 inline unsigned __lanemask_eq() { return 1u << ::warpviz::emu::current_thread().lane; }

@@ -29,7 +29,6 @@
 #include <thread>
 
 #include "grid_turns.h"
-#include "trace_io_internal.h"
 #include "warpviz/bank_model.h"
 #include "warpviz/lane_output_buffer.h"
 #include "warpviz/run_progress.h"

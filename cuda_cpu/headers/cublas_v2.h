@@ -1,5 +1,5 @@
 // warpviz: cuBLAS on the CPU backend. The handle, its settings and the single
-// precision GEMMs, computed by OpenBLAS on the host (kernels/user/cublas_cpu.cpp),
+// precision GEMMs, computed by OpenBLAS on the host (cuda_cpu/libraries/cublas_cpu.cpp),
 // column-major as cuBLAS is. "Device" memory is host memory here, so a GEMM
 // reads and writes the program's cudaMalloc'd arrays directly. The results are
 // OpenBLAS's, not the GPU's bits (docs/floats.md).

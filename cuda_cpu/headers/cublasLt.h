@@ -1,6 +1,6 @@
 // warpviz: cuBLASLt on the CPU backend: matmuls of float matrices with the
 // bias and GELU epilogues, done by OpenBLAS on the host
-// (kernels/user/cublas_cpu.cpp). Column-major layouts only, as llm.c uses.
+// (cuda_cpu/libraries/cublas_cpu.cpp). Column-major layouts only, as llm.c uses.
 #pragma once
 
 #include <cstddef>

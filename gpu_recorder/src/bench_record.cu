@@ -21,7 +21,7 @@
 #include "warpviz/record_benchmark.h"
 
 namespace warpviz_bench_record {
-#include "../warp_shuffle.cu"
+#include "../../kernels/warp_shuffle.cu"
 
 #include "bench_record_grid_stride.cuh"
 }  // namespace warpviz_bench_record
@@ -34,7 +34,7 @@ namespace warpviz_bench_record_unwatched {
 #define WARPVIZ_WATCH(var) \
   do {                     \
   } while (0)
-#include "../warp_shuffle.cu"
+#include "../../kernels/warp_shuffle.cu"
 #include "bench_record_grid_stride.cuh"
 }  // namespace warpviz_bench_record_unwatched
 
