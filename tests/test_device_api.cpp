@@ -201,6 +201,8 @@ TEST_CASE("vector types, constants and the CUDA headers real code includes", "[d
       {"align_uchar4", 404, "uchar4: 4 bytes, 4-aligned"},
       {"make_float4_w", 0x40800000, "make_float4(1, 2, 3, 4).w is 4.0f"},
       {"atomic_float4", 0x42300000ull + 0x40800000ull, "sm_90's float4 atomicAdd: w becomes 44.0f, returns the old 4.0f"},
+      {"atomic_scoped", 16000000ull + 50000 + 800 + 20,
+       "atomicAdd_block 5+3 returns 5, atomicMax_system(8, 20) returns 8, atomicCAS_block 7->9 returns 7"},
       {"double_hi", 0x3ff00000, "the high word of 1.0"},
       {"pi_f", 0x40490fdb, "CUDART_PI_F is the float nearest pi"},
       {"inf_f", 0x7f800000, "CUDART_INF_F"},

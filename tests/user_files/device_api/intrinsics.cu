@@ -85,6 +85,13 @@ __global__ void cases(const float* zeros) {
   float4 sum4 = make_float4(1, 2, 3, 4);
   const float4 old4 = atomicAdd(&sum4, make_float4(10, 20, 30, 40));
   put("atomic_float4", __float_as_uint(sum4.w) + __float_as_uint(old4.w));
+  // The scoped forms (sm_60+) do what the device-scope ones do.
+  int counter = 5;
+  const int old_block = atomicAdd_block(&counter, 3);
+  const int old_system = atomicMax_system(&counter, 20);
+  unsigned ticket = 7;
+  const unsigned old_cas = atomicCAS_block(&ticket, 7u, 9u);
+  put("atomic_scoped", unsigned(old_block * 10000 + old_system * 100 + counter) + (old_cas + ticket) * 1000000u);
 }
 
 // bool and __half ride the shuffles as CUDA's int overload carries them.
