@@ -951,7 +951,8 @@ void read_launches(const fs::path& run_dir, const std::vector<UserSource>& srcs,
       }
       run.launches.push_back(std::move(t));
       run.launch_work.push_back(LaunchWork{j.value("lane_ops", uint64_t(0)), j.value("warp_ops", uint64_t(0)),
-                                           j.value("threads", uint64_t(0)), j.value("seconds", 0.0)});
+                                           j.value("threads", uint64_t(0)), j.value("seconds", 0.0),
+                                           j.value("workers", 1u)});
     } catch (const std::exception& e) {
       run.message += std::string(run.message.empty() ? "" : "; ") + "a launch's trace could not be read: " + e.what();
     }
@@ -1138,8 +1139,28 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
     return run;
   }
   write_file(run_dir / "request.json", request_json(request));
+  // The blocks of a launch run on every core unless the program's device code
+  // may let them see one another (block_sharing_in_device_code).
+  std::string blocks_share;
+  for (const UserSource& src : srcs) {
+    blocks_share = block_sharing_in_device_code(src.text);
+    if (!blocks_share.empty()) {
+      blocks_share += " of " + src.path;
+      break;
+    }
+    for (const std::string& header : src.local_includes) {
+      blocks_share = block_sharing_in_device_code(read_file(header));
+      if (!blocks_share.empty()) {
+        blocks_share += " of " + header;
+        break;
+      }
+    }
+    if (!blocks_share.empty()) break;
+  }
+  run.blocks_in_order_because = blocks_share;
   ChildOptions opts;
   opts.env = {{"WARPVIZ_USER_OUT", run_dir.string()},
+              {"WARPVIZ_USER_BLOCKS_APART", blocks_share.empty() ? "1" : "0"},
               {"WARPVIZ_USER_NAME", fs::path(request.path).filename().string()},
               {"WARPVIZ_USER_MAX_LAUNCHES", std::to_string(request.max_launches)},
               {"WARPVIZ_USER_REQUEST", (run_dir / "request.json").string()},

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 namespace warpviz::user {
 
@@ -117,6 +118,85 @@ std::string local_include(const std::string& line) {
 // ============================================================================
 // [SECTION] Code without comments and literals
 // ============================================================================
+
+namespace {
+
+// Words that let blocks see each other or order what they do. A prefix
+// matches the word's start (atomicAdd, atomic_ref, cuda::atomic, atomicAdd_block).
+bool block_sharing_word(std::string_view w) {
+  static constexpr std::string_view prefixes[] = {"atomic", "__threadfence", "__nanosleep", "clock", "__trap"};
+  static constexpr std::string_view words[] = {"volatile", "printf", "assert", "this_grid", "grid_group", "asm",
+                                               "__asm__", "globaltimer", "__syncthreads_or_grid"};
+  for (std::string_view p : prefixes)
+    if (w.substr(0, p.size()) == p) return true;
+  for (std::string_view x : words)
+    if (w == x) return true;
+  return false;
+}
+
+// The first block-sharing word in code[from, to), as "word on line N".
+std::string first_sharing_word(const std::string& code, size_t from, size_t to) {
+  for (size_t i = from; i < to;) {
+    if (!ident_char(code[i]) || (i > 0 && ident_char(code[i - 1]))) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < to && ident_char(code[end])) ++end;
+    const std::string_view w(code.data() + i, end - i);
+    if (block_sharing_word(w))
+      return std::string(w) + " on line " + std::to_string(1 + std::count(code.begin(), code.begin() + long(i), '\n'));
+    i = end;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string block_sharing_in_device_code(const std::string& text) {
+  const std::string code = code_only(text);
+  const size_t n = code.size();
+  // Macros first: a kernel may call atomicAdd through one defined anywhere.
+  for (size_t line = 0; line < n;) {
+    size_t end = code.find('\n', line);
+    if (end == std::string::npos) end = n;
+    size_t k = line;
+    while (k < end && (code[k] == ' ' || code[k] == '\t')) ++k;
+    if (code.compare(k, 7, "#define") == 0) {
+      size_t last = end;  // continued lines belong to the macro
+      while (last < n && last > 0 && code[last - 1] == '\\') {
+        last = code.find('\n', last + 1);
+        if (last == std::string::npos) last = n;
+      }
+      if (std::string w = first_sharing_word(code, k + 7, last); !w.empty()) return w;
+      end = last;
+    }
+    line = end + 1;
+  }
+  // Each __global__ or __device__ declaration: its body, up to the brace that closes it.
+  for (const std::string_view key : {std::string_view("__global__"), std::string_view("__device__")}) {
+    for (size_t at = code.find(key); at != std::string::npos; at = code.find(key, at + key.size())) {
+      if ((at > 0 && ident_char(code[at - 1])) || (at + key.size() < n && ident_char(code[at + key.size()]))) continue;
+      int parens = 0;
+      size_t k = at + key.size();
+      for (; k < n; ++k) {
+        const char c = code[k];
+        if (c == '(') ++parens;
+        if (c == ')') --parens;
+        if (parens == 0 && (c == ';' || c == '{')) break;
+      }
+      if (k >= n || code[k] == ';') continue;  // a declaration or a variable
+      int depth = 0;
+      size_t close = k;
+      for (; close < n; ++close) {
+        if (code[close] == '{') ++depth;
+        if (code[close] == '}' && --depth == 0) break;
+      }
+      if (std::string w = first_sharing_word(code, k, std::min(close, n)); !w.empty()) return w;
+    }
+  }
+  return "";
+}
 
 std::string code_only(const std::string& text) {
   std::string out = text;

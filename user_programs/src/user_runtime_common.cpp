@@ -159,9 +159,10 @@ void describe_where(FaultText& t, void* context) {
 #endif
 }
 
-const unsigned char* g_shared_base = nullptr;
-size_t g_shared_bytes = 0;
-const unsigned char* g_shared_end = nullptr;
+// Each OS thread's own: blocks that run on several threads have an area each.
+thread_local const unsigned char* g_shared_base = nullptr;
+thread_local size_t g_shared_bytes = 0;
+thread_local const unsigned char* g_shared_end = nullptr;
 
 void describe_address(FaultText& t, const void* addr) {
   const auto* p = static_cast<const unsigned char*>(addr);
@@ -351,6 +352,7 @@ struct LaunchWork {
   bool noted = false;
   emu::LaunchStats stats;
   double seconds = 0;
+  unsigned workers = 1;
 };
 LaunchWork g_launch_work;  // the launch being finished; taken by write_launch_index
 
@@ -367,6 +369,7 @@ void write_launch_index(int index, const Trace& trace, const std::string& file) 
     j["warp_ops"] = g_launch_work.stats.warp_ops;
     j["threads"] = g_launch_work.stats.threads;
     j["seconds"] = g_launch_work.seconds;
+    j["workers"] = g_launch_work.workers;
   }
   g_launch_work = LaunchWork{};
   std::ofstream(out_path("launches.jsonl"), std::ios::app) << j.dump() << "\n";
@@ -393,8 +396,8 @@ void set_running_kernel(const char* name) {
   note_launch_in_progress(name);
 }
 
-void note_launch_work(const emu::LaunchStats& stats, double seconds) {
-  g_launch_work = LaunchWork{true, stats, seconds};
+void note_launch_work(const emu::LaunchStats& stats, double seconds, unsigned workers) {
+  g_launch_work = LaunchWork{true, stats, seconds, workers};
 }
 
 void set_dynamic_shared_area(const void* base, size_t bytes, const void* end) {

@@ -23,7 +23,8 @@ TakenAllocation take_allocation(const void* base);
 // tells a copy's direction by its pointers, as unified addressing does).
 bool points_into_allocation(const void* p);
 // The launch's dynamic shared memory: `bytes` usable from `base`, inaccessible
-// up to `end`, so crash reports can say a write went past it.
+// up to `end`, so crash reports can say a write went past it. The calling OS
+// thread's: blocks on several threads have an area each.
 void set_dynamic_shared_area(const void* base, size_t bytes, const void* end);
 // A cooperative launch's grid in the emulator (cooperative_launch_cpu.cpp):
 // each block keeps its own copy of the one dynamic shared buffer.
@@ -31,8 +32,9 @@ emu::LaunchStats run_cooperative_grid(Dim3 grid, Dim3 block, size_t shared_bytes
                                       const std::function<void()>& thread_body, const emu::RecordFilter& filter,
                                       Trace& trace);
 // The emulator's work in the launch about to be finished, and its wall time:
-// launches.jsonl carries them (lane_ops, warp_ops, threads, seconds) for
+// and the OS threads its blocks ran on: launches.jsonl carries them (lane_ops,
+// warp_ops, threads, seconds, workers) for
 // `warpviz-cli bench corpus`. Figures of a run, so they stay out of the trace.
-void note_launch_work(const emu::LaunchStats& stats, double seconds);
+void note_launch_work(const emu::LaunchStats& stats, double seconds, unsigned workers);
 
 }  // namespace warpviz::user

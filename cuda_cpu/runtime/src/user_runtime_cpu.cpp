@@ -7,6 +7,7 @@
 // [SECTION] The rest of the runtime API
 #include "warpviz/user_runtime.h"
 
+#include <atomic>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -75,28 +76,64 @@ constexpr size_t kMaxDynamicShared = kMaxDynamicSharedBytes;
 
 size_t round_to_pages(size_t bytes) { return (bytes + page_size() - 1) / page_size() * page_size(); }
 
-// Mapped on first use (a file-scope pointer may ask before main), with a
-// guard page past the largest size.
+unsigned char* map_dynamic_shared_area() {
+  const size_t bytes = round_to_pages(kMaxDynamicShared) + page_size();
+  void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) fail("kernel-error", "cannot map the dynamic shared memory area", 3);
+  mprotect(static_cast<unsigned char*>(m) + round_to_pages(kMaxDynamicShared), page_size(), PROT_NONE);
+  return static_cast<unsigned char*>(m);
+}
+
+// The program's own area, mapped on first use (a file-scope pointer may ask
+// before main), with a guard page past the largest size. Blocks run one after
+// another use it; a launch whose blocks run on several OS threads gives each
+// worker an area of its own (WorkerSharedArea).
 unsigned char* dynamic_shared_area() {
-  static unsigned char* const area = [] {
-    const size_t bytes = round_to_pages(kMaxDynamicShared) + page_size();
-    void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) fail("kernel-error", "cannot map the dynamic shared memory area", 3);
-    mprotect(static_cast<unsigned char*>(m) + round_to_pages(kMaxDynamicShared), page_size(), PROT_NONE);
-    return static_cast<unsigned char*>(m);
-  }();
+  static unsigned char* const area = map_dynamic_shared_area();
   return area;
 }
 
 // Only the launch's bytes are accessible, so an access past them faults as
 // on a GPU. Pages are the granularity: exact for 0 and whole pages.
-void size_dynamic_shared(size_t bytes) {
-  unsigned char* area = dynamic_shared_area();
+void open_dynamic_shared(unsigned char* area, size_t bytes) {
   const size_t open = round_to_pages(bytes), all = round_to_pages(kMaxDynamicShared);
   if (open) mprotect(area, open, PROT_READ | PROT_WRITE);
   if (open < all) mprotect(area + open, all - open, PROT_NONE);
   std::memset(area, 0, bytes);
   set_dynamic_shared_area(area, bytes, area + all + page_size());
+}
+
+// The running launch, as a worker thread sizes its own area by it.
+std::atomic<uint64_t> g_launch_serial{0};
+std::atomic<size_t> g_launch_shared_bytes{0};
+std::atomic<bool> g_blocks_on_workers{false};
+// A file-scope `extern __shared__` pointer took the program's area before any
+// launch: every block must then use that one area, one block at a time.
+std::atomic<bool> g_shared_pointer_at_file_scope{false};
+
+struct WorkerSharedArea {
+  unsigned char* area = nullptr;
+  uint64_t sized_for = 0;  // the launch it was opened for
+  ~WorkerSharedArea() {
+    if (area) munmap(area, round_to_pages(kMaxDynamicShared) + page_size());
+  }
+};
+thread_local WorkerSharedArea t_worker_shared;
+
+void size_dynamic_shared(size_t bytes) {
+  g_launch_shared_bytes = bytes;
+  g_launch_serial.fetch_add(1);
+  open_dynamic_shared(dynamic_shared_area(), bytes);
+}
+
+// Whether this program's blocks may run on every core: the runner found no
+// device code that lets blocks see one another (block_sharing_in_device_code).
+bool blocks_may_run_apart() {
+  static const bool apart = [] {
+    const char* v = std::getenv("WARPVIZ_USER_BLOCKS_APART");
+    return v && std::strcmp(v, "1") == 0;
+  }();
+  return apart && !g_shared_pointer_at_file_scope.load();
 }
 
 }  // namespace
@@ -131,6 +168,17 @@ cudaError_t run_any_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_
   }
   const int index = begin_launch();
   size_dynamic_shared(shared_bytes);
+  // Blocks on every core where they cannot see one another; else one after
+  // another, as the crash and hang reports then name the one running thread.
+  unsigned workers = 1;
+  if (!cooperative && blocks_may_run_apart()) {
+    try {
+      workers = unsigned(std::min<uint64_t>(emu::emulator_threads(), grid.count()));
+    } catch (const std::exception& e) {  // a WARPVIZ_EMU_THREADS that is no count
+      fail("kernel-error", e.what(), 3);
+    }
+  }
+  g_blocks_on_workers = workers > 1;
   Trace trace;
   set_running_kernel(kernel_name);
   running_grid_dim = grid;  // the user file's gridDim and blockDim (launch_dims.h)
@@ -138,19 +186,19 @@ cudaError_t run_any_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_
   emu::LaunchStats stats;
   const auto started = std::chrono::steady_clock::now();
   try {
-    // One OS thread: a user's kernel may share anything between blocks (its
-    // atomics are plain read-modify-writes, extern __shared__ is one buffer,
-    // a last-block-done counter depends on block order), and the crash and
-    // hang reports name the one running thread.
+    // Atomics are plain read-modify-writes here, so a kernel whose blocks may
+    // share anything runs them on one OS thread (workers is 1).
     if (cooperative)
       stats = run_cooperative_grid(grid, block, shared_bytes, thread_body, launch_filter(index), trace);
     else
-      stats = emu::launch_grid(grid, block, thread_body, launch_filter(index), trace, 1);
+      stats = emu::launch_grid(grid, block, thread_body, launch_filter(index), trace, workers);
   } catch (const std::exception& e) {
+    g_blocks_on_workers = false;
     fail("kernel-error", std::string("kernel `") + kernel_name + "`: " + e.what(), 3);
   }
   set_running_kernel(nullptr);
-  note_launch_work(stats, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  g_blocks_on_workers = false;
+  note_launch_work(stats, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), workers);
   finish_launch(index, kernel_name, grid, block, shared_bytes, "cpu", "CPU emulator (sm_90 rules)", std::move(trace),
                 [](void* host, const void* device, size_t bytes) { std::memcpy(host, device, bytes); });
   return cudaSuccess;
@@ -166,7 +214,22 @@ cudaError_t run_cooperative_launch(const char* kernel_name, Dim3 grid, Dim3 bloc
   return run_any_launch(kernel_name, grid, block, shared_bytes, thread_body, true, nullptr);
 }
 
-void* dynamic_shared_memory() { return dynamic_shared_area(); }
+void* dynamic_shared_memory() {
+  if (!emu::in_emulated_thread()) {
+    g_shared_pointer_at_file_scope = true;  // host code keeps this pointer
+    return dynamic_shared_area();
+  }
+  if (!g_blocks_on_workers.load(std::memory_order_relaxed)) return dynamic_shared_area();
+  // A worker's own area, opened at its first block of the launch.
+  WorkerSharedArea& mine = t_worker_shared;
+  const uint64_t launch = g_launch_serial.load(std::memory_order_relaxed);
+  if (mine.sized_for != launch) {
+    if (!mine.area) mine.area = map_dynamic_shared_area();
+    open_dynamic_shared(mine.area, g_launch_shared_bytes.load(std::memory_order_relaxed));
+    mine.sized_for = launch;
+  }
+  return mine.area;
+}
 
 }  // namespace warpviz::user
 

@@ -94,6 +94,7 @@ struct FileTiming {
 struct LaunchWork {
   uint64_t lane_ops = 0, warp_ops = 0, threads = 0;
   double seconds = 0;
+  unsigned workers = 1;  // the OS threads its blocks ran on
 };
 
 // How far a running program has got, as its progress record (run_progress.h)
@@ -141,6 +142,10 @@ struct FileRun {
   std::vector<std::string> saved_while_building;
   std::string backend;                       // "cpu" or "cuda": what ran
   bool stopped_at_launch_limit = false;      // max_launches ended the program
+  // Why the CPU emulator ran each launch's blocks one after another ("" when
+  // they ran on every core): a word of the program's device code, as
+  // "atomicAdd on line 12 of scan.cu" (block_sharing_in_device_code).
+  std::string blocks_in_order_because;
   FileProgress progress;                     // as the program left its record
   FileTiming timing;
 

@@ -40,6 +40,14 @@ UserSource scan_user_source(const std::string& path, const std::string& text);
 // kept), so searches see code only.
 std::string code_only(const std::string& text);
 
+// Why the blocks of this file's kernels might see one another, so that the CPU
+// emulator must run them one after another as it always did: the first word in
+// device code (a __global__ or __device__ function's body, or a macro) that can
+// share data between blocks or order their effects (atomics, fences, volatile,
+// printf, assert, a grid group, clocks, inline asm), as "atomicAdd on line 12";
+// "" when there is none, and the blocks may run on every core.
+std::string block_sharing_in_device_code(const std::string& text);
+
 // `k<<<g, b, s>>>(args)` -> `::warpviz::user::kernel_call([&](const auto&... warpviz_args) {
 // k(warpviz_args...); }) ->* ::warpviz::user::launch_config("k", g, b, s)(args)` (k called as a
 // launch calls it: a template kernel deduces its arguments) and
