@@ -126,7 +126,7 @@ namespace {
 bool block_sharing_word(std::string_view w) {
   static constexpr std::string_view prefixes[] = {"atomic", "__threadfence", "__nanosleep", "clock", "__trap"};
   static constexpr std::string_view words[] = {"volatile", "printf", "assert", "this_grid", "grid_group", "asm",
-                                               "__asm__", "globaltimer", "__syncthreads_or_grid"};
+                                               "__asm__", "globaltimer", "this_multi_grid", "multi_grid_group"};
   for (std::string_view p : prefixes)
     if (w.substr(0, p.size()) == p) return true;
   for (std::string_view x : words)
@@ -192,7 +192,8 @@ std::string block_sharing_in_device_code(const std::string& text) {
         if (code[close] == '{') ++depth;
         if (code[close] == '}' && --depth == 0) break;
       }
-      if (std::string w = first_sharing_word(code, k, std::min(close, n)); !w.empty()) return w;
+      // From the qualifier on: a `volatile` parameter counts as one in the body.
+      if (std::string w = first_sharing_word(code, at, std::min(close, n)); !w.empty()) return w;
     }
   }
   return "";

@@ -27,6 +27,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <vector>
 
 #include "grid_turns.h"
 #include "warpviz/bank_model.h"
@@ -768,6 +769,29 @@ LaunchStats run_blocks_in_order(Dim3 grid, Dim3 block, const std::function<void(
   return stats;
 }
 
+// A worker OS thread's own signal stack: a fault handler installed with
+// SA_ONSTACK (the user runtime's crash report) then still runs when a block's
+// fiber overflowed its stack. sigaltstack is per thread; the main thread's is
+// its own business.
+void give_this_thread_a_signal_stack() {
+  static thread_local std::vector<char> stack_bytes;
+  if (!stack_bytes.empty()) return;
+  stack_bytes.resize(64 * 1024);
+  stack_t ss{};
+  ss.ss_sp = stack_bytes.data();
+  ss.ss_size = stack_bytes.size();
+  sigaltstack(&ss, nullptr);
+}
+
+// SIGUSR1, the time limit's "where are you?" sent to the process, blocked or
+// let through on the calling thread.
+void where_signal_on_this_thread(int how) {
+  sigset_t where;
+  sigemptyset(&where);
+  sigaddset(&where, SIGUSR1);
+  pthread_sigmask(how, &where, nullptr);
+}
+
 // Blocks spread over worker threads, each worker taking the next block not
 // yet taken. A block's steps are kept apart, in completion order, and joined
 // to the trace in block order as soon as every earlier block has joined, so
@@ -776,6 +800,9 @@ LaunchStats run_blocks_in_order(Dim3 grid, Dim3 block, const std::function<void(
 // same sort. The first block (in block order) that throws ends the launch,
 // as it would on one thread; blocks after it that already ran did their
 // writes to global memory, which one thread would not have done.
+// A block records only what could still be kept: the room left by the
+// earlier blocks that have finished. Once the first blocks fill the trace,
+// the rest record nothing, as on one thread, and their steps cost no memory.
 class ParallelLaunch {
  public:
   ParallelLaunch(Dim3 grid, Dim3 block, const std::function<void()>& body, const RecordFilter& filter,
@@ -790,15 +817,31 @@ class ParallelLaunch {
     std::vector<LaunchStats> stats(workers);
     std::vector<std::thread> threads;
     threads.reserve(workers);
+    // The time limit's "where are you?" must reach a thread that runs a
+    // block, not this one waiting in join: it is blocked here while the
+    // workers (who inherit the mask) let it through.
+    sigset_t before;
+    sigset_t where;
+    sigemptyset(&where);
+    sigaddset(&where, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &where, &before);
     for (unsigned w = 0; w < workers; ++w) {
       try {
-        threads.emplace_back([this, &stats, w] { work(stats[w]); });
+        threads.emplace_back([this, &stats, w] {
+          give_this_thread_a_signal_stack();
+          where_signal_on_this_thread(SIG_UNBLOCK);
+          work(stats[w]);
+        });
       } catch (const std::system_error&) {
         break;  // no more threads to be had: those started take every block
       }
     }
-    if (threads.empty()) work(stats[0]);
+    if (threads.empty()) {
+      pthread_sigmask(SIG_SETMASK, &before, nullptr);
+      work(stats[0]);
+    }
     for (std::thread& t : threads) t.join();
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
     LaunchStats total;
     for (const LaunchStats& s : stats) add_stats(total, s);
     if (error_) std::rethrow_exception(error_);
@@ -829,8 +872,9 @@ class ParallelLaunch {
         const uint64_t linear = next_block_.fetch_add(1);
         if (linear >= blocks_ || stop_.load()) return;
         BlockSteps done = spare_buffers();
+        const size_t room = room_for(linear);
         try {
-          done.dropped = run.run(block_index(grid_, linear), uint32_t(linear), done.steps, room_);
+          done.dropped = run.run(block_index(grid_, linear), uint32_t(linear), done.steps, room);
         } catch (...) {
           done.dropped = run.dropped();
           done.error = std::current_exception();
@@ -859,7 +903,9 @@ class ParallelLaunch {
       join(it->second);
       // Its buffers go to the next block: fresh ones each block would have the
       // allocator hand pages back and the kernel zero them again.
-      if (spare_.size() < kMaxSpare) {
+      // A big block's buffers are let go: kept, a few such would hold
+      // gigabytes that no later block needs.
+      if (spare_.size() < kMaxSpare && it->second.steps.capacity() <= kMaxSpareSteps) {
         it->second.steps.clear();
         it->second.order.clear();
         it->second.encoded.clear();
@@ -868,6 +914,17 @@ class ParallelLaunch {
       waiting_.erase(it);
       ++joined_;
     }
+  }
+
+  // What block `linear` may record: the launch's room less the steps of the
+  // earlier blocks that finished (joined or waiting). One thread would give
+  // it no more than that, since every earlier block's steps come first.
+  size_t room_for(uint64_t linear) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    size_t used = trace_.steps.size() - first_;
+    for (auto it = waiting_.begin(); it != waiting_.end() && it->first < linear && used < room_; ++it)
+      used += it->second.steps.size();
+    return used >= room_ ? 0 : room_ - used;
   }
 
   BlockSteps spare_buffers() {
@@ -913,6 +970,7 @@ class ParallelLaunch {
   std::mutex mutex_;  // guards what follows, and trace_
   std::map<uint64_t, BlockSteps> waiting_;  // finished, not yet joined
   static constexpr size_t kMaxSpare = 64;
+  static constexpr size_t kMaxSpareSteps = 4096;
   std::vector<BlockSteps> spare_;           // joined, their buffers kept
   uint64_t joined_ = 0;
   std::exception_ptr error_;
@@ -984,15 +1042,11 @@ class CooperativeLaunch {
     bool dropped = false;
   };
 
-  static void where_signal(int how) {
-    sigset_t where;
-    sigemptyset(&where);
-    sigaddset(&where, SIGUSR1);
-    pthread_sigmask(how, &where, nullptr);
-  }
+  static void where_signal(int how) { where_signal_on_this_thread(how); }
 
   void run_block(uint32_t b) {
     std::exception_ptr error;
+    give_this_thread_a_signal_stack();
     t_cooperative = true;
     try {
       if (turns_.start(b)) {
