@@ -185,6 +185,143 @@ TEST_CASE("cuBLAS: strided batches, cuBLASLt bias and GELU epilogue, TF32 inputs
   CHECK(says(run, "tf32 1.0000000000 1.0009765625"));
 }
 
+// Level 1 and 2 and the double GEMM, as cuBLAS defines them (1-based
+// indices, strides, the copies' leading dimensions), against naive loops.
+// Small integers keep every sum exact, so equality is the check.
+const char* kLevelOneTwoProgram = R"(
+#include <cublas_v2.h>
+#include <cmath>
+#include <cstdio>
+
+int main() {
+  cublasHandle_t h;
+  cublasCreate(&h);
+  const int n = 6;
+  float hx[n] = {1, -4, 2, 7, -7, 3}, hy[n] = {2, 1, 0, -1, 5, 4};
+  float *x, *y;
+  cudaMalloc(&x, sizeof hx);
+  cudaMalloc(&y, sizeof hy);
+  cublasSetVector(n, sizeof(float), hx, 1, x, 1);
+  cublasSetVector(n, sizeof(float), hy, 1, y, 1);
+  float dot = 0, asum = 0, nrm = 0;
+  cublasSdot(h, n, x, 1, y, 1, &dot);
+  cublasSasum(h, n, x, 1, &asum);
+  int amax = -1, amin = -1, none = -1;
+  cublasIsamax(h, n, x, 1, &amax);  // |7| at index 4 (1-based) comes before |-7|
+  cublasIsamin(h, n, x, 1, &amin);
+  cublasIsamax(h, 0, x, 1, &none);
+  float three_four[2] = {3, 4}, *v;
+  cudaMalloc(&v, sizeof three_four);
+  cudaMemcpy(v, three_four, sizeof three_four, cudaMemcpyHostToDevice);
+  cublasSnrm2(h, 2, v, 1, &nrm);
+  printf("dot %g asum %g amax %d amin %d empty %d nrm2 %g\n", dot, asum, amax, amin, none, nrm);
+
+  const float two = 2;
+  cublasSaxpy(h, n, &two, x, 1, y, 1);  // y += 2x
+  cublasSscal(h, 3, &two, x, 2);        // every other element of x doubled
+  float gx[n], gy[n];
+  cublasGetVector(n, sizeof(float), x, 1, gx, 1);
+  cublasGetVector(n, sizeof(float), y, 1, gy, 1);
+  int wrong = 0;
+  for (int i = 0; i < n; ++i) {
+    if (gy[i] != hy[i] + 2 * hx[i]) ++wrong;
+    if (gx[i] != (i % 2 == 0 ? 2 * hx[i] : hx[i])) ++wrong;
+  }
+  printf("axpy and strided scal: %d wrong\n", wrong);
+
+  // y = 2 A^T x - y with A 3 x 2 stored with leading dimension 4.
+  const int m = 3, k = 2, lda = 4;
+  float hA[lda * k] = {1, 2, 3, 99, -1, 0, 5, 99};
+  float *A, *gv, *xv;
+  cudaMalloc(&A, sizeof hA);
+  cudaMalloc(&gv, 2 * sizeof(float));
+  cudaMalloc(&xv, 3 * sizeof(float));
+  cublasSetMatrix(m, k, sizeof(float), hA, lda, A, lda);
+  float hxv[3] = {1, 1, 2}, hgv[2] = {10, 20};
+  cudaMemcpy(xv, hxv, sizeof hxv, cudaMemcpyHostToDevice);
+  cudaMemcpy(gv, hgv, sizeof hgv, cudaMemcpyHostToDevice);
+  const float minus_one = -1;
+  cublasSgemv(h, CUBLAS_OP_T, m, k, &two, A, lda, xv, 1, &minus_one, gv, 1);
+  float out[2];
+  cudaMemcpy(out, gv, sizeof out, cudaMemcpyDeviceToHost);
+  printf("gemv %g %g\n", out[0], out[1]);  // 2*(1+2+6)-10 = 8, 2*(-1+0+10)-20 = -2
+
+  // C = A B in doubles, 2 x 2 x 2.
+  double hda[4] = {1, 2, 3, 4}, hdb[4] = {5, 6, 7, 8}, hdc[4] = {0, 0, 0, 0};
+  double *da, *db, *dc;
+  cudaMalloc(&da, sizeof hda);
+  cudaMalloc(&db, sizeof hdb);
+  cudaMalloc(&dc, sizeof hdc);
+  cudaMemcpy(da, hda, sizeof hda, cudaMemcpyHostToDevice);
+  cudaMemcpy(db, hdb, sizeof hdb, cudaMemcpyHostToDevice);
+  const double one = 1, zero = 0;
+  cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &one, da, 2, db, 2, &zero, dc, 2);
+  cudaMemcpy(hdc, dc, sizeof hdc, cudaMemcpyDeviceToHost);
+  printf("dgemm %g %g %g %g\n", hdc[0], hdc[1], hdc[2], hdc[3]);  // column-major: 23 34 31 46
+  printf("bad stride: %d\n", int(cublasSetVector(n, sizeof(float), hx, 0, x, 1)));
+  cublasDestroy(h);
+  return 0;
+}
+)";
+
+TEST_CASE("cuBLAS level 1 and 2, Dgemm and the vector and matrix copies, against naive loops", "[cublas]") {
+  const FileRun run = run_program(kLevelOneTwoProgram);
+  INFO(run.message << "\n" << run.program_output);
+  REQUIRE(run.ok());
+  CHECK(says(run, "dot -32 asum 24 amax 4 amin 1 empty 0 nrm2 5\n"));
+  CHECK(says(run, "axpy and strided scal: 0 wrong\n"));
+  CHECK(says(run, "gemv 8 -2\n"));
+  CHECK(says(run, "dgemm 23 34 31 46\n"));
+  CHECK(says(run, "bad stride: 7\n"));  // CUBLAS_STATUS_INVALID_VALUE
+}
+
+// NVTX ranges and marks (profilers' annotations) compile, link without
+// -lnvToolsExt's library and change nothing in the run.
+const char* kNvtxProgram = R"(
+#include <nvToolsExt.h>
+#include <nvtx3/nvToolsExtCuda.h>
+#include <nvtx3/nvtx3.hpp>
+#include <cstdio>
+
+__global__ void fill(int* out) { out[threadIdx.x] = threadIdx.x * 3; }
+
+int main() {
+  nvtxNameOsThreadA(0, "main");
+  nvtxRangePushA("setup");
+  int* d;
+  cudaMalloc(&d, 32 * sizeof(int));
+  nvtxEventAttributes_t attr = {};
+  attr.version = NVTX_VERSION;
+  attr.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+  attr.colorType = NVTX_COLOR_ARGB;
+  attr.color = 0xff00ff00u;
+  attr.messageType = NVTX_MESSAGE_TYPE_ASCII;
+  attr.message.ascii = "launch";
+  nvtxRangePushEx(&attr);
+  {
+    nvtx3::scoped_range r{"fill"};
+    fill<<<1, 32>>>(d);
+  }
+  nvtxRangePop();
+  const nvtxRangeId_t id = nvtxRangeStartA("copy");
+  int h[32];
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  nvtxRangeEnd(id);
+  nvtxMarkA("done");
+  nvtxRangePop();
+  printf("h[31] = %d\n", h[31]);
+  return 0;
+}
+)";
+
+TEST_CASE("NVTX ranges and marks compile and change nothing", "[cublas][runtime]") {
+  const FileRun run = run_program(kNvtxProgram);
+  INFO(run.message << "\n" << run.program_output);
+  REQUIRE(run.ok());
+  CHECK(says(run, "h[31] = 93\n"));
+  CHECK(run.launches.size() == 1);
+}
+
 TEST_CASE("cuBLAS without OpenBLAS: handles work, a GEMM stops with a message (exit 2)", "[cublas]") {
   ::setenv("WARPVIZ_OPENBLAS", "/nonexistent/libopenblas.so.0", 1);
   const FileRun handles_only = run_program(R"(

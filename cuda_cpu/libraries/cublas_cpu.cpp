@@ -25,6 +25,7 @@
 
 #include "cublasLt.h"
 #include "cublas_v2.h"
+#include "openblas.h"
 #include "runtime_objects.h"
 
 namespace {
@@ -40,9 +41,13 @@ constexpr int kCblasTrans = 112;
 using CblasSgemm = void (*)(int order, int transa, int transb, int m, int n, int k, float alpha, const float* a,
                             int lda, const float* b, int ldb, float beta, float* c, int ldc);
 
+}  // namespace
+
+namespace warpviz::user {
+
 // WARPVIZ_OPENBLAS names another library file (the tests point it at a missing one).
-CblasSgemm openblas_sgemm(const char* caller) {
-  static CblasSgemm sgemm = [caller]() -> CblasSgemm {
+void* openblas_function(const char* symbol, const char* caller) {
+  static void* const lib = [caller]() -> void* {
     const char* override_path = std::getenv("WARPVIZ_OPENBLAS");
     const char* path = override_path && *override_path ? override_path : "libopenblas.so.0";
     // OpenBLAS starts its threads as it loads; they inherit this mask, so the
@@ -51,18 +56,30 @@ CblasSgemm openblas_sgemm(const char* caller) {
     sigemptyset(&usr1);
     sigaddset(&usr1, SIGUSR1);
     pthread_sigmask(SIG_BLOCK, &usr1, &previous);
-    void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    void* opened = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-    void* symbol = lib ? dlsym(lib, "cblas_sgemm") : nullptr;
-    if (!symbol)
-      warpviz::user::fail("request",
-                          std::string(caller) + ": cuBLAS runs on OpenBLAS on the CPU backend, and " + path +
-                              " could not be loaded (" + (lib ? "it has no cblas_sgemm" : dlerror()) +
-                              "); install Debian's libopenblas0 (apt-get install libopenblas-dev)",
-                          2);
+    if (!opened)
+      fail("request",
+           std::string(caller) + ": cuBLAS runs on OpenBLAS on the CPU backend, and " + path + " could not be loaded (" +
+               dlerror() + "); install Debian's libopenblas0 (apt-get install libopenblas-dev)",
+           2);
     std::fprintf(stderr, "warpviz: cuBLAS runs on OpenBLAS on the CPU; its results are not the GPU's bits\n");
-    return reinterpret_cast<CblasSgemm>(symbol);
+    return opened;
   }();
+  void* found = dlsym(lib, symbol);
+  if (!found)
+    fail("request",
+         std::string(caller) + ": cuBLAS runs on OpenBLAS on the CPU backend, and the OpenBLAS loaded has no " + symbol,
+         2);
+  return found;
+}
+
+}  // namespace warpviz::user
+
+namespace {
+
+CblasSgemm openblas_sgemm(const char* caller) {
+  static const CblasSgemm sgemm = reinterpret_cast<CblasSgemm>(warpviz::user::openblas_function("cblas_sgemm", caller));
   return sgemm;
 }
 
