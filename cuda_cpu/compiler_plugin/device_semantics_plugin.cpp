@@ -8,6 +8,9 @@
 // classes). Host code keeps x86's behaviour: a host division by zero still
 // traps, as in the real program.
 //
+// It also puts a meeting point of the warp's converged lanes before every
+// volatile load and store of memory lanes can share (converged_access.cpp).
+//
 // The pass runs right after GIMPLE lowering, before the CFG and before any
 // optimization, so it sees each operation as written at -O0 and at -O2 alike.
 #include "gcc-plugin.h"
@@ -91,6 +94,7 @@ bool is_device_code(tree fn) {
 
 tree rewrite_statement(gimple_stmt_iterator* gsi, bool*, struct walk_stmt_info*) {
   gimple* stmt = gsi_stmt(*gsi);
+  meet_before_volatile_access(gsi);
   if (is_gimple_assign(stmt)) {
     rewrite_division(gsi) || rewrite_shift(gsi) || rewrite_float_to_int(gsi);
   } else {
@@ -126,6 +130,7 @@ int plugin_init(struct plugin_name_args* info, struct plugin_gcc_version* versio
     return 1;
   }
   register_callback(info->base_name, PLUGIN_ATTRIBUTES, register_device_attribute, NULL);
+  register_callback(info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL, const_cast<void*>(converged_access_gc_roots()));
   struct register_pass_info pass;
   pass.pass = new DeviceSemanticsPass(g);
   pass.reference_pass_name = "lower";

@@ -15,3 +15,12 @@ bool rewrite_float_to_int(gimple_stmt_iterator* gsi);
 // UBSan's checks of the three above (sanitized builds): the GPU defines the
 // results, so reporting them as undefined would stop a correct program.
 bool drop_ubsan_check(gimple_stmt_iterator* gsi);
+// A volatile load or store of memory other lanes can see (not a local of the
+// lane's own): a call to __warpviz_converged_access(line, site) goes before
+// it, where the lanes of the warp converged there meet, so that each access
+// is made by all of them before any goes on (a converged warp's one
+// instruction). Returns whether it inserted one.
+bool meet_before_volatile_access(gimple_stmt_iterator* gsi);
+// The garbage collector's roots for the declaration it calls (register with
+// PLUGIN_REGISTER_GGC_ROOTS).
+const void* converged_access_gc_roots();

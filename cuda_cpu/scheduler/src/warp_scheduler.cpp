@@ -287,7 +287,7 @@ int BlockRun::collect_groups(uint32_t warp, PendingGroup* groups) const {
     const WarpOpRequest& r = t.request;
     int g = 0;
     while (g < count && !(groups[g].op == r.op && groups[g].line == r.line && groups[g].mask == r.mask &&
-                          (r.op != Op::Watch || same_watch(*groups[g].first, r))))
+                          groups[g].first->site == r.site && (r.op != Op::Watch || same_watch(*groups[g].first, r))))
       ++g;
     if (g == count) {
       groups[count++] = PendingGroup{0, r.op, r.line, r.mask, t.arrival, &r};
@@ -319,7 +319,7 @@ bool BlockRun::complete_ready_groups(uint32_t warp) {
   bool completed = false;
   int deferred = -1;
   for (int g = 0; g < count; ++g) {
-    if (op_is_shared(groups[g].op) || op_is_watch(groups[g].op)) {
+    if (op_is_shared(groups[g].op) || op_is_watch(groups[g].op) || groups[g].first->site != 0) {
       if (deferred < 0 || groups[g].line < groups[deferred].line) deferred = g;
       continue;
     }
@@ -331,6 +331,17 @@ bool BlockRun::complete_ready_groups(uint32_t warp) {
     }
   }
   if (!completed && deferred >= 0) {
+    // Lanes spinning at converged points on a low line (a lock another lane
+    // of the warp holds) would starve the lanes further on for ever; the GPU
+    // lets those make progress too. A group passed over for long goes first.
+    if (groups[deferred].first->site != 0) {
+      constexpr uint64_t kPassedOver = 64 * kWarpSize;
+      for (int g = 0; g < count; ++g)
+        if (groups[g].first_arrival + kPassedOver < t_arrival_clock &&
+            groups[g].first_arrival < groups[deferred].first_arrival &&
+            (op_is_shared(groups[g].op) || op_is_watch(groups[g].op) || groups[g].first->site != 0))
+          deferred = g;
+    }
     complete_group(warp, groups[deferred]);
     completed = true;
   }
@@ -366,6 +377,15 @@ void BlockRun::force_earliest_group() {
 }
 
 void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
+  const size_t lanes_base = size_t(warp) * kWarpSize;
+  if (group.first->site != 0) {  // a converged access point: the lanes go on together
+    for (uint32_t lanes = group.lanes; lanes; lanes &= lanes - 1) {
+      EmuThread& t = threads_[lanes_base + std::countr_zero(lanes)];
+      t.state = ThreadState::Ready;
+      ready_.push_back(uint32_t(lanes_base + std::countr_zero(lanes)));
+    }
+    return;
+  }
   TraceStep& step = step_;
   step = TraceStep{};
   const size_t base = size_t(warp) * kWarpSize;
@@ -772,15 +792,31 @@ LaunchStats run_blocks_in_order(Dim3 grid, Dim3 block, const std::function<void(
 // A worker OS thread's own signal stack: a fault handler installed with
 // SA_ONSTACK (the user runtime's crash report) then still runs when a block's
 // fiber overflowed its stack. sigaltstack is per thread; the main thread's is
-// its own business.
+// its own business. The stack the thread had (ASan maps one per thread and
+// unmaps whatever is current when the thread ends) is put back as the thread
+// exits, before our bytes are freed.
+namespace {
+struct WorkerSignalStack {
+  std::vector<char> bytes;
+  stack_t previous{};
+  bool installed = false;
+  void install() {
+    if (installed) return;
+    bytes.resize(64 * 1024);
+    stack_t ss{};
+    ss.ss_sp = bytes.data();
+    ss.ss_size = bytes.size();
+    installed = sigaltstack(&ss, &previous) == 0;
+  }
+  ~WorkerSignalStack() {
+    if (installed) sigaltstack(&previous, nullptr);
+  }
+};
+}  // namespace
+
 void give_this_thread_a_signal_stack() {
-  static thread_local std::vector<char> stack_bytes;
-  if (!stack_bytes.empty()) return;
-  stack_bytes.resize(64 * 1024);
-  stack_t ss{};
-  ss.ss_sp = stack_bytes.data();
-  ss.ss_size = stack_bytes.size();
-  sigaltstack(&ss, nullptr);
+  static thread_local WorkerSignalStack stack;
+  stack.install();
 }
 
 // SIGUSR1, the time limit's "where are you?" sent to the process, blocked or
@@ -1172,6 +1208,17 @@ WarpOpResult warp_collective(const WarpOpRequest& request) {
   return t_current->result;
 }
 
+void converged_access_point(uint32_t line, uint32_t site) {
+  if (!t_current) return;
+  WarpOpRequest& r = t_current->request;
+  r = WarpOpRequest{};
+  r.op = Op::SyncWarp;
+  r.line = line;
+  r.mask = 0;
+  r.site = site == 0 ? 1 : site;
+  suspend_current_thread(ThreadState::AtWarpOp);
+}
+
 void write_lane_output(std::string_view text) {
   if (!t_current || !t_lane_output) {
     std::fwrite(text.data(), 1, text.size(), stdout);
@@ -1214,3 +1261,9 @@ void wait_until(bool (*ready)(const void*), const void* arg, uint32_t line) {
 }
 
 }  // namespace warpviz::emu
+
+// What the compiler plugin calls before a volatile access in a user's device
+// code (cuda_cpu/compiler_plugin/converged_access.cpp).
+extern "C" void __warpviz_converged_access(unsigned line, unsigned site) {
+  warpviz::emu::converged_access_point(line, site);
+}

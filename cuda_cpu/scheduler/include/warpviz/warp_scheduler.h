@@ -51,6 +51,10 @@ struct WarpOpRequest {
   uint8_t step_flags = 0;  // StepFlag bits the step should carry
   void* shared = nullptr;
   uint64_t value_high = 0;
+  // Non-zero: no operation, only a meeting point of the converged lanes
+  // before a volatile access (converged_access_point); which one, within
+  // the line.
+  uint32_t site = 0;
 };
 
 struct WarpOpResult {
@@ -117,6 +121,15 @@ const ThreadCoords* current_thread_or_null() noexcept;
 // GPU). Empty when none waits for it or no emulated thread is running.
 std::string describe_waiting_threads();
 WarpOpResult warp_collective(const WarpOpRequest& request);
+// Before a volatile load or store in a user's device code (the compiler
+// plugin inserts the call): the lanes of the warp converged here meet, as a
+// converged warp issues one instruction for all its lanes, and then each
+// makes its access. So warp-synchronous code without __syncwarp (the unrolled
+// volatile last-warp reduction, a warp's ping-pong buffer) sees the other
+// lanes' stores as on the GPU. Nothing is recorded. Lanes that diverged meet
+// at their own points, the lowest line first, as shared accesses do.
+// Outside an emulated thread it does nothing.
+void converged_access_point(uint32_t line, uint32_t site);
 // Kernel printf's text: held until the lane's warp syncs, then written in the
 // GPU's order (lane_output_buffer.h). Outside an emulated thread: stdout.
 void write_lane_output(std::string_view text);
