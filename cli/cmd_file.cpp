@@ -205,6 +205,7 @@ int run_run_file(const Args& args) {
   user::RunControl control;
   control.output_fd = json ? 2 : 1;  // stdout stays the JSON's alone
   control.error_fd = 2;              // the program's stderr stays stderr, as a shell runs it
+  control.program_output_buffered = !isatty(control.output_fd);  // a file: buffered, as a shell gives it
   std::cout.flush();
   // On a terminal, a line that shows how far the run has got; tests and
   // pipes see nothing of it.

@@ -187,6 +187,25 @@ TEST_CASE("the issue's first file: five shfl.down steps, out[0] = 496", "[user][
   CHECK(t.meta.params.at("kernel") == "my_sum");
 }
 
+TEST_CASE("a program's launches together record at most twice --max-steps; the rest run whole", "[user][run]") {
+  // Prepare: five steps a launch, a launch keeps at most 4, the program 8.
+  FileRequest request;
+  request.max_steps = 4;
+  // Run.
+  const FileRun run = run_file("many_launches.cu", request);
+  INFO(run.message << run.compiler_output);
+  REQUIRE(run.ok());
+  // Verify: every launch ran (the total is ten sums of 0..31), two kept traces.
+  CHECK(run.program_output == "total 4960\n");
+  REQUIRE(run.launches.size() == 2);
+  CHECK(run.launches[0].steps.size() == 4);
+  CHECK(run.launches[1].steps.size() == 4);
+  bool noted = false;
+  for (const std::string& note : run.notes)
+    noted |= note.find("launches from 2 on ran without recording") != std::string::npos;
+  CHECK(noted);
+}
+
 TEST_CASE("the seed demo runs whole: its output, and both launches recorded", "[user][run]") {
   const FileRun run = run_file("warp_shuffle.cu");
   INFO(run.message << run.compiler_output);

@@ -1164,7 +1164,8 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
               {"WARPVIZ_USER_NAME", fs::path(request.path).filename().string()},
               {"WARPVIZ_USER_MAX_LAUNCHES", std::to_string(request.max_launches)},
               {"WARPVIZ_USER_REQUEST", (run_dir / "request.json").string()},
-              {"WARPVIZ_USER_MAX_STEPS", std::to_string(request.max_steps)}};
+              {"WARPVIZ_USER_MAX_STEPS", std::to_string(request.max_steps)},
+              {"WARPVIZ_USER_STDOUT_BUFFERED", control.program_output_buffered ? "1" : "0"}};
   opts.time_limit_s = request.time_limit_s;
   const uint64_t memory_limit = request.memory_limit_bytes ? request.memory_limit_bytes : default_memory_limit();
   opts.memory_limit_bytes = memory_limit;
@@ -1207,6 +1208,15 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   if (request.list_scenarios) run.declared_scenarios = read_file(run_dir / "scenarios.json");
   read_launches(run_dir, srcs, request, run);
   run.stopped_at_launch_limit = fs::exists(run_dir / "launch_limit.txt", ec);
+  {
+    std::istringstream budget(read_file(run_dir / "trace_budget.txt"));
+    unsigned long long from = 0, steps = 0;
+    if (budget >> from >> steps)
+      run.notes.push_back("launches from " + std::to_string(from) +
+                          " on ran without recording: the launches before them recorded " + std::to_string(steps) +
+                          " steps, twice --max-steps (" + std::to_string(request.max_steps) +
+                          "), the most one program keeps; its output and copies are whole");
+  }
   run.progress = watch.read();
   run.timing.load_ms = ms_since(t0);
 

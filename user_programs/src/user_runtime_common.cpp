@@ -202,8 +202,11 @@ void describe_address(FaultText& t, const void* addr) {
 }
 
 void on_fatal_signal(int sig, siginfo_t* info, void* context) {
-  // What the kernel printed before the crash still comes out, as a GPU's
-  // printf buffer does at the failing synchronisation.
+  // A crash in a kernel is an error the GPU's program would get back and
+  // then exit on: what its host printed comes out. (A crash in host code
+  // keeps stdio's buffer, as the real program does.) Then what the kernel
+  // printed, as a GPU's printf buffer does at the failing synchronisation.
+  if (emu::current_thread_or_null()) std::fflush(stdout);
   emu::flush_lane_output_to_fd(STDOUT_FILENO);
   FaultText t;
   t.add("crash\n");
@@ -230,7 +233,11 @@ void on_fatal_signal(int sig, siginfo_t* info, void* context) {
 // the user's kernel, not inside malloc, and the parent kills the program
 // after a grace period if this ever hangs.
 void on_where(int, siginfo_t*, void* context) {
-  emu::flush_lane_output_to_fd(STDOUT_FILENO);  // the run is about to be stopped
+  // The run is about to be stopped: what it printed comes out, so that the
+  // user sees how far it got (a risk only if it was stopped inside stdio,
+  // and it ends now anyway).
+  std::fflush(stdout);
+  emu::flush_lane_output_to_fd(STDOUT_FILENO);
   FaultText t;
   t.add("where\nrunning");
   describe_where(t, context);
@@ -309,8 +316,12 @@ struct RuntimeStart {
     g_fault_fd = ::open(out_path("fault.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     install_handlers();
     map_progress_record();
-    // Kernel printf and the host's output interleave in program order.
-    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    // Kernel printf goes through stdout too, so the two interleave in program
+    // order either way. Line by line unless the runner says the output ends
+    // in a file, where a real program's stdout is fully buffered (what an
+    // abort in host code loses then is lost on the GPU's machine too).
+    const char* buffered = std::getenv("WARPVIZ_USER_STDOUT_BUFFERED");
+    if (!buffered || std::string(buffered) != "1") std::setvbuf(stdout, nullptr, _IOLBF, 0);
   }
 } g_runtime_start;
 
@@ -468,11 +479,25 @@ int begin_launch() {
   return g_launch_count++;
 }
 
+// The program's launches together record at most this many times a launch's
+// --max-steps: a benchmark loop of big launches would otherwise write (and
+// the runner read back) a full trace for each, gigabytes that nobody steps
+// through. Launches past it run unrecorded and keep no file, as those past
+// kMaxRecordedLaunches do; trace_budget.txt tells the runner from where.
+constexpr uint64_t kProgramStepsPerLaunchLimit = 2;
+uint64_t g_steps_recorded = 0;
+int g_unrecorded_from = -1;
+
 emu::RecordFilter launch_filter(int index) {
   emu::RecordFilter f;
   const char* m = std::getenv("WARPVIZ_USER_MAX_STEPS");
   f.max_steps = m ? std::strtoull(m, nullptr, 10) : 200000;
-  if (index >= kMaxRecordedLaunches) f.blocks = {0xfffffffeu};  // runs, records nothing
+  const uint64_t budget = kProgramStepsPerLaunchLimit * f.max_steps;
+  if (g_unrecorded_from < 0 && g_steps_recorded > 0 && g_steps_recorded >= budget) {
+    g_unrecorded_from = index;
+    if (out_dir()) std::ofstream(out_path("trace_budget.txt")) << index << " " << g_steps_recorded << "\n";
+  }
+  if (index >= kMaxRecordedLaunches || g_unrecorded_from >= 0) f.blocks = {0xfffffffeu};  // runs, records nothing
   return f;
 }
 
@@ -491,6 +516,8 @@ void finish_launch(int index, const char* kernel_name, Dim3 grid, Dim3 block, si
   // Past the recorded launches nothing is kept: no copy of every allocation
   // (a benchmark loop launches thousands of times).
   if (!out_dir() || index >= kMaxRecordedLaunches) return;
+  if (g_unrecorded_from >= 0 && index >= g_unrecorded_from) return;
+  g_steps_recorded += trace.steps.size();
   trace.outputs = snapshot_allocations(read);
   if (!trace.steps.empty()) trace.meta.dtype = trace.steps.front().dtype;
   else if (!trace.outputs.empty()) trace.meta.dtype = trace.outputs.front().dtype;

@@ -159,6 +159,11 @@ struct RunControl {
   int output_fd = -1;
   // Where its stderr goes when output_fd is set: < 0, there too.
   int error_fd = -1;
+  // The program's stdout is a file or a pipe in the end (not a terminal):
+  // its stdio then buffers it fully, as the real program's does, and an
+  // abort in host code loses what it had not flushed, as on the GPU's
+  // machine. Otherwise it is line-buffered, so its lines come as printed.
+  bool program_output_buffered = false;
   // Called with "compiling", "running", ... as the run moves on (any thread).
   std::function<void(const std::string&)> on_status;
   // Called about ten times a second while the program runs, on the thread
