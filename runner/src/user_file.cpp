@@ -830,10 +830,17 @@ std::string source_line_of(const fs::path& program, const std::string& pc, const
 std::string explain_report(const std::string& body, const fs::path& program, const std::vector<UserSource>& srcs,
                            std::string* waiting = nullptr) {
   std::istringstream lines(body);
-  std::string line, out, where;
+  std::string line, out, where, spin_where;
   while (std::getline(lines, line)) {
     if (line.rfind("pc ", 0) == 0) {
       where = source_line_of(program, line.substr(3), srcs);
+      continue;
+    }
+    // A lane spinning on a volatile load: the signal may land in the meeting
+    // point's code, outside the user's lines; the load's own line says where.
+    if (line.rfind("spin line ", 0) == 0) {
+      spin_where = (srcs.size() == 1 ? fs::path(srcs.front().path).filename().string() + ":" : "line ") +
+                   line.substr(10);
       continue;
     }
     if (line.rfind("waiting ", 0) == 0) {
@@ -842,6 +849,7 @@ std::string explain_report(const std::string& body, const fs::path& program, con
     }
     out += (out.empty() ? "" : " ") + line;
   }
+  if (where.empty()) where = spin_where;
   if (!where.empty()) out += ", at " + where;
   return out;
 }

@@ -148,6 +148,10 @@ void describe_where(FaultText& t, void* context) {
     t.add(", lane ");
     t.add_u(c->lane);
   }
+  if (const uint32_t line = emu::spinning_line()) {
+    t.add("\nspin line ");
+    t.add_u(line);
+  }
 #if defined(__x86_64__)
   if (context) {
     const auto* uc = static_cast<const ucontext_t*>(context);

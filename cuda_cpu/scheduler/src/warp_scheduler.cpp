@@ -121,6 +121,10 @@ struct EmuThread {
   WarpOpRequest request;
   WarpOpResult result;
   uint64_t arrival = 0;  // when it reached its current wait, for fair forcing
+  // The meeting point (converged_access_point) it last came to, and how
+  // many times in a row, with no warp operation or barrier between.
+  uint32_t last_site = 0;
+  uint32_t same_site_meetings = 0;
   bool (*until)(const void*) = nullptr;  // AtCondition's test and its argument
   const void* until_arg = nullptr;
 };
@@ -656,6 +660,8 @@ void BlockRun::start_threads(Dim3 block_idx, uint32_t block_linear) {
         t.coords = ThreadCoords{Dim3{x, y, z}, block_idx, block_, grid_, linear, block_linear,
                                 linear % kWarpSize, linear / kWarpSize};
         t.state = ThreadState::Ready;
+        t.last_site = 0;
+        t.same_site_meetings = 0;
         t.fiber = ctx::fiber(std::allocator_arg, NotedStack{&stacks_, &t}, [this, &t](ctx::fiber&& scheduler) {
           after_switch(nullptr, &t_scheduler_stack_bottom, &t_scheduler_stack_size);
           t.scheduler = std::move(scheduler);
@@ -1203,13 +1209,33 @@ const ThreadCoords& current_thread() {
 
 WarpOpResult warp_collective(const WarpOpRequest& request) {
   if (!t_current) throw std::logic_error("warpviz: warp intrinsic called outside an emulated kernel");
+  t_current->same_site_meetings = 0;
   t_current->request = request;
   suspend_current_thread(ThreadState::AtWarpOp);
   return t_current->result;
 }
 
+constexpr uint32_t kSpinMeetings = 4096;
+
+uint32_t spinning_line() noexcept {
+  const EmuThread* t = t_current;
+  return t && t->same_site_meetings >= kSpinMeetings ? t->request.line : 0;
+}
+
 void converged_access_point(uint32_t line, uint32_t site) {
   if (!t_current) return;
+  // A lane that comes back to one point and nothing else, time after time,
+  // spins (`while (flag == 0) {}`). Meeting there changes nothing more, and
+  // would hide from the time limit a spin that never ends (a deadlock): past
+  // kSpinMeetings it runs on alone until it reaches anything else.
+  EmuThread& self = *t_current;
+  if (self.last_site == site) {
+    if (self.same_site_meetings >= kSpinMeetings) return;
+    ++self.same_site_meetings;
+  } else {
+    self.last_site = site;
+    self.same_site_meetings = 0;
+  }
   WarpOpRequest& r = t_current->request;
   r = WarpOpRequest{};
   r.op = Op::SyncWarp;
@@ -1247,6 +1273,7 @@ void grid_barrier(uint32_t line) {
 
 void block_barrier(uint32_t line) {
   if (!t_current) throw std::logic_error("warpviz: __syncthreads called outside an emulated kernel");
+  t_current->same_site_meetings = 0;
   t_current->request.line = line;
   suspend_current_thread(ThreadState::AtBarrier);
 }

@@ -130,6 +130,11 @@ WarpOpResult warp_collective(const WarpOpRequest& request);
 // at their own points, the lowest line first, as shared accesses do.
 // Outside an emulated thread it does nothing.
 void converged_access_point(uint32_t line, uint32_t site);
+// The line of the meeting point the running thread spins at (it came back to
+// it again and again with nothing between), or 0: where a time-limit report
+// says it was when the interrupted code is the meeting itself. Safe in a
+// signal handler.
+uint32_t spinning_line() noexcept;
 // Kernel printf's text: held until the lane's warp syncs, then written in the
 // GPU's order (lane_output_buffer.h). Outside an emulated thread: stdout.
 void write_lane_output(std::string_view text);
