@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -488,8 +489,13 @@ int begin_launch() {
 // the runner read back) a full trace for each, gigabytes that nobody steps
 // through. Launches past it run unrecorded and keep no file, as those past
 // kMaxRecordedLaunches do; trace_budget.txt tells the runner from where.
+// The arrays' snapshots count too: a launch with no warp operation records
+// no step but copies every named array (sortingNetworks: 16 MB a launch, 158
+// launches).
 constexpr uint64_t kProgramStepsPerLaunchLimit = 2;
+constexpr uint64_t kProgramTraceBytes = uint64_t(256) << 20;
 uint64_t g_steps_recorded = 0;
+uint64_t g_trace_bytes = 0;
 int g_unrecorded_from = -1;
 
 emu::RecordFilter launch_filter(int index) {
@@ -497,9 +503,11 @@ emu::RecordFilter launch_filter(int index) {
   const char* m = std::getenv("WARPVIZ_USER_MAX_STEPS");
   f.max_steps = m ? std::strtoull(m, nullptr, 10) : 200000;
   const uint64_t budget = kProgramStepsPerLaunchLimit * f.max_steps;
-  if (g_unrecorded_from < 0 && g_steps_recorded > 0 && g_steps_recorded >= budget) {
+  if (g_unrecorded_from < 0 &&
+      ((g_steps_recorded > 0 && g_steps_recorded >= budget) || g_trace_bytes >= kProgramTraceBytes)) {
     g_unrecorded_from = index;
-    if (out_dir()) std::ofstream(out_path("trace_budget.txt")) << index << " " << g_steps_recorded << "\n";
+    if (out_dir())
+      std::ofstream(out_path("trace_budget.txt")) << index << " " << g_steps_recorded << " " << g_trace_bytes << "\n";
   }
   if (index >= kMaxRecordedLaunches || g_unrecorded_from >= 0) f.blocks = {0xfffffffeu};  // runs, records nothing
   return f;
@@ -528,6 +536,9 @@ void finish_launch(int index, const char* kernel_name, Dim3 grid, Dim3 block, si
   g_last_trace = std::move(trace);
   g_last_trace_file = "launch-" + std::to_string(index) + ".wvt";
   save_last_trace();
+  std::error_code ec;
+  const auto bytes = std::filesystem::file_size(out_path(g_last_trace_file), ec);
+  if (!ec) g_trace_bytes += bytes;
   write_launch_index(index, g_last_trace, g_last_trace_file);
 }
 

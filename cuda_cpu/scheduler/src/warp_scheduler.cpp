@@ -142,7 +142,7 @@ std::atomic<RunProgress*> g_progress{nullptr};  // count_progress_in's record, n
 
 // Lanes stack only kernel frames and the recording layer; 64 KiB is plenty and
 // keeps a 1024-thread block at 64 MiB of (mostly untouched) stack.
-constexpr size_t kFiberStackBytes = 64 * 1024;
+constexpr size_t kFiberStackBytes = 64 * 1024 + 5 * 64;
 
 // The scheduler's own stack (the OS thread's), as AddressSanitizer reports it
 // when a fiber first starts.
