@@ -196,8 +196,10 @@ void draw_compile_errors(AppView& app, const view::UserFileSession& session) {
 void draw_launch_picker(AppView& app, view::UserFileSession& session) {
   const user::FileRun* run = session.shown_run();
   if (!run || run->launches.empty()) return;
-  form_label(app.tr("Launch", "启动"), app.tr("Every kernel launch the program made is recorded; pick one.",
-                                              "程序的每次 kernel 启动都被记录；选一个。"));
+  form_label(app.tr("Launch", "启动"),
+             app.tr("The program's kernel launches, each recorded until the program's traces reach their limit "
+                    "(twice --max-steps, or 256 MiB); pick one.",
+                    "程序的 kernel 启动，每次都被记录，直到程序的记录达到上限（--max-steps 的两倍或 256 MiB）；选一个。"));
   const size_t current = std::min(session.place.launch, run->launches.size() - 1);
   const std::string label = view::launch_label(run->launches[current], current);
   ImGui::BeginDisabled(run->launches.size() < 2);
@@ -208,6 +210,11 @@ void draw_launch_picker(AppView& app, view::UserFileSession& session) {
     ImGui::EndCombo();
   }
   ImGui::EndDisabled();
+  // What the run says whatever its outcome: launches that ran unrecorded
+  // past the program's trace limit, a kit that builds without its plugin.
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  for (const std::string& note : run->notes) ImGui::TextWrapped("%s", note.c_str());
+  ImGui::PopStyleColor();
 }
 
 // The kernel to launch; a template's arguments are typed in a field of their own.

@@ -18,4 +18,15 @@ for cu in "$here"/tests/h200_probes/*.cu; do
   "/tmp/probe-$name" >"$out/$name.out" 2>&1
   echo "h200-probes: $name exit $? ($(wc -l <"$out/$name.out") lines)"
 done
+# Warp-synchronous programs (tests/user_files/lockstep/): whole programs,
+# kept as tests/h200_probes/lockstep/NAME.out (test_converged_warp).
+mkdir -p "$out/lockstep"
+for cu in "$here"/tests/user_files/lockstep/*.cu; do
+  name=$(basename "$cu" .cu)
+  if ! "$nvcc" -arch=sm_90 "$cu" -o "/tmp/lockstep-$name" 2>"$out/lockstep/$name.build.log"; then
+    echo "h200-probes: lockstep/$name does not build (see lockstep/$name.build.log)"; status=1; continue
+  fi
+  timeout 60 "/tmp/lockstep-$name" >"$out/lockstep/$name.out" 2>&1
+  echo "h200-probes: lockstep/$name exit $? ($(wc -l <"$out/lockstep/$name.out") lines)"
+done
 exit $status

@@ -202,7 +202,7 @@ TEST_CASE("a program's launches together record at most twice --max-steps, and t
   CHECK(run.launches[1].steps.size() == 4);
   bool noted = false;
   for (const std::string& note : run.notes)
-    noted |= note.find("launches from 2 on ran without recording") != std::string::npos;
+    noted |= note.find("launches from 2 on ran unrecorded") != std::string::npos;
   CHECK(noted);
 }
 

@@ -1220,12 +1220,10 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
     std::istringstream budget(read_file(run_dir / "trace_budget.txt"));
     unsigned long long from = 0, steps = 0, bytes = 0;
     if (budget >> from >> steps >> bytes)
-      run.notes.push_back("launches from " + std::to_string(from) +
-                          " on ran without recording: the launches before them recorded " + std::to_string(steps) +
-                          " steps and " + std::to_string(bytes >> 20) +
-                          " MiB of traces and arrays, and one program keeps at most twice --max-steps (" +
-                          std::to_string(request.max_steps) +
-                          ") steps or 256 MiB; its output and copies back are whole");
+      run.notes.push_back("launches from " + std::to_string(from) + " on ran unrecorded: those before them filled " +
+                          "the program's trace limit (" + std::to_string(steps) + " steps, " +
+                          std::to_string(bytes >> 20) + " MiB; at most twice --max-steps, " +
+                          std::to_string(2 * request.max_steps) + ", or 256 MiB). Output and copies back are whole");
   }
   run.progress = watch.read();
   run.timing.load_ms = ms_since(t0);
