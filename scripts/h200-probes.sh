@@ -19,7 +19,8 @@ for cu in "$here"/tests/h200_probes/*.cu; do
   echo "h200-probes: $name exit $? ($(wc -l <"$out/$name.out") lines)"
 done
 # Warp-synchronous programs (tests/user_files/lockstep/): whole programs,
-# kept as tests/h200_probes/lockstep/NAME.out (test_converged_warp).
+# to keep as tests/h200_probes/lockstep/NAME.out, what test_converged_warp's
+# model of the converged warp should then be checked against.
 mkdir -p "$out/lockstep"
 for cu in "$here"/tests/user_files/lockstep/*.cu; do
   name=$(basename "$cu" .cu)
