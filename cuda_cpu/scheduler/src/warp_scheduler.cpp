@@ -201,6 +201,12 @@ struct PendingGroup {
   const WarpOpRequest* first = nullptr;  // the first lane's request
 };
 
+// Shared accesses, watches and converged access points have no mask: they
+// wait until nothing else of the warp can complete, the lowest line first.
+bool waits_for_convergence(const PendingGroup& g) {
+  return op_is_shared(g.op) || op_is_watch(g.op) || g.first->site != 0;
+}
+
 bool same_watch(const WarpOpRequest& a, const WarpOpRequest& b) {
   return a.dtype == b.dtype && a.args.b == b.args.b && a.args.width == b.args.width && a.args.c == b.args.c;
 }
@@ -323,7 +329,7 @@ bool BlockRun::complete_ready_groups(uint32_t warp) {
   bool completed = false;
   int deferred = -1;
   for (int g = 0; g < count; ++g) {
-    if (op_is_shared(groups[g].op) || op_is_watch(groups[g].op) || groups[g].first->site != 0) {
+    if (waits_for_convergence(groups[g])) {
       if (deferred < 0 || groups[g].line < groups[deferred].line) deferred = g;
       continue;
     }
@@ -343,7 +349,7 @@ bool BlockRun::complete_ready_groups(uint32_t warp) {
       for (int g = 0; g < count; ++g)
         if (groups[g].first_arrival + kPassedOver < t_arrival_clock &&
             groups[g].first_arrival < groups[deferred].first_arrival &&
-            (op_is_shared(groups[g].op) || op_is_watch(groups[g].op) || groups[g].first->site != 0))
+            waits_for_convergence(groups[g]))
           deferred = g;
     }
     complete_group(warp, groups[deferred]);
@@ -381,18 +387,17 @@ void BlockRun::force_earliest_group() {
 }
 
 void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
-  const size_t lanes_base = size_t(warp) * kWarpSize;
+  const size_t base = size_t(warp) * kWarpSize;
   if (group.first->site != 0) {  // a converged access point: the lanes go on together
     for (uint32_t lanes = group.lanes; lanes; lanes &= lanes - 1) {
-      EmuThread& t = threads_[lanes_base + std::countr_zero(lanes)];
-      t.state = ThreadState::Ready;
-      ready_.push_back(uint32_t(lanes_base + std::countr_zero(lanes)));
+      const uint32_t i = uint32_t(base + std::countr_zero(lanes));
+      threads_[i].state = ThreadState::Ready;
+      ready_.push_back(i);
     }
     return;
   }
   TraceStep& step = step_;
   step = TraceStep{};
-  const size_t base = size_t(warp) * kWarpSize;
   const int first_lane = std::countr_zero(group.lanes);
   const WarpOpRequest& first = threads_[base + first_lane].request;
   step.block = block_linear_;
