@@ -30,4 +30,13 @@ for cu in "$here"/tests/user_files/lockstep/*.cu; do
   timeout 60 "/tmp/lockstep-$name" >"$out/lockstep/$name.out" 2>&1
   echo "h200-probes: lockstep/$name exit $? ($(wc -l <"$out/lockstep/$name.out") lines)"
 done
+# compute-sanitizer's racecheck on the unrolled volatile reduction, kept as
+# tests/h200_probes/lockstep/racecheck_volatile_warp_reduce.txt: the hazards
+# the H200 names for warp-synchronous code that still sums right.
+sanitizer=${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer
+if "$nvcc" -arch=sm_90 -lineinfo "$here/tests/user_files/lockstep/volatile_warp_reduce.cu" -o /tmp/racecheck-vwr; then
+  (cd "$here/tests/user_files/lockstep" && "$sanitizer" --tool racecheck /tmp/racecheck-vwr) \
+    >"$out/lockstep/racecheck_volatile_warp_reduce.txt" 2>&1
+  echo "h200-probes: racecheck $(tail -1 "$out/lockstep/racecheck_volatile_warp_reduce.txt")"
+fi
 exit $status
