@@ -29,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "cooperative_threads.h"
 #include "grid_turns.h"
 #include "warpviz/bank_model.h"
 #include "warpviz/lane_output_buffer.h"
@@ -163,6 +164,15 @@ void before_switch(void**, const void*, size_t) {}
 void after_switch(void*, const void**, size_t*) {}
 #endif
 
+// This OS thread's fiber stacks, kept while it lives: a block run after
+// another on the same thread (a worker's next block, the main thread's next
+// launch, a kept cooperative thread's next launch) reuses stacks already
+// mapped and touched instead of faulting in new ones.
+ctx::pooled_fixedsize_stack thread_fiber_stacks() {
+  static thread_local ctx::pooled_fixedsize_stack stacks(kFiberStackBytes, 64);
+  return stacks;  // a handle: copies share the pool
+}
+
 // The pool's stacks, each noted in its thread for before_switch.
 struct NotedStack {
   ctx::pooled_fixedsize_stack* pool;
@@ -220,7 +230,7 @@ class BlockRun {
         body_(body),
         filter_(filter),
         stats_(stats),
-        stacks_(kFiberStackBytes, 64),
+        stacks_(thread_fiber_stacks()),
         threads_(block.count()),
         warp_count_(uint32_t((block.count() + kWarpSize - 1) / kWarpSize)),
         warp_seq_(warp_count_) {}
@@ -1052,21 +1062,17 @@ class CooperativeLaunch {
       ~Restore() { pthread_sigmask(SIG_SETMASK, &mask, nullptr); }
     } restore{before};
     room_ = filter_.max_steps > trace_.steps.size() ? filter_.max_steps - trace_.steps.size() : 0;
-    std::vector<std::thread> threads;
-    threads.reserve(blocks_.size());
-    std::exception_ptr start_error;
-    for (uint32_t b = 0; b < blocks_.size(); ++b) {
-      try {
-        threads.emplace_back([this, b] { run_block(b); });
-      } catch (const std::system_error&) {
-        start_error = std::make_exception_ptr(std::runtime_error(
-            "a cooperative launch of " + std::to_string(blocks_.size()) + " blocks needs an OS thread per block; only " +
-            std::to_string(b) + " could be started"));
-        for (uint32_t rest = b; rest < blocks_.size(); ++rest) turns_.finish(rest, start_error);
-        break;
-      }
+    // Threads kept from launch to launch (cooperative_threads.h).
+    CooperativeThreads& threads = CooperativeThreads::instance();
+    const std::function<void(uint32_t)> job = [this](uint32_t b) { run_block(b); };
+    const uint32_t started = threads.start(uint32_t(blocks_.size()), job);
+    if (started < blocks_.size()) {
+      const std::exception_ptr start_error = std::make_exception_ptr(std::runtime_error(
+          "a cooperative launch of " + std::to_string(blocks_.size()) + " blocks needs an OS thread per block; only " +
+          std::to_string(started) + " could be started"));
+      for (uint32_t rest = started; rest < blocks_.size(); ++rest) turns_.finish(rest, start_error);
     }
-    for (std::thread& t : threads) t.join();
+    threads.wait();
     LaunchStats total;
     for (const LaunchStats& s : stats_) add_stats(total, s);
     const size_t launch_first = trace_.steps.size();

@@ -1,0 +1,70 @@
+#include "cooperative_threads.h"
+
+#include <algorithm>
+#include <csignal>
+#include <system_error>
+
+namespace warpviz::emu {
+
+CooperativeThreads& CooperativeThreads::instance() {
+  static CooperativeThreads threads;
+  return threads;
+}
+
+uint32_t CooperativeThreads::start(uint32_t count, const std::function<void(uint32_t)>& job) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  while (threads_.size() < count) {
+    try {
+      const uint32_t index = uint32_t(threads_.size());
+      threads_.emplace_back([this, index] { serve(index); });
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had
+    }
+  }
+  const uint32_t runnable = uint32_t(std::min<size_t>(count, threads_.size()));
+  job_ = &job;
+  job_count_ = runnable;
+  running_ = runnable;
+  ++generation_;
+  work_.notify_all();
+  return runnable;
+}
+
+void CooperativeThreads::wait() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  done_.wait(lock, [this] { return running_ == 0; });
+  job_ = nullptr;
+  job_count_ = 0;
+}
+
+void CooperativeThreads::serve(uint32_t index) {
+  // A job may change the thread's signal mask (a block lets the time limit's
+  // signal in while it has the turn); an idle thread has the one it began with.
+  sigset_t idle_mask;
+  pthread_sigmask(SIG_SETMASK, nullptr, &idle_mask);
+  uint64_t seen = 0;
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    work_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+    if (stopping_) return;
+    seen = generation_;
+    if (index >= job_count_) continue;
+    const std::function<void(uint32_t)>& job = *job_;
+    lock.unlock();
+    job(index);
+    pthread_sigmask(SIG_SETMASK, &idle_mask, nullptr);
+    lock.lock();
+    if (--running_ == 0) done_.notify_all();
+  }
+}
+
+CooperativeThreads::~CooperativeThreads() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  work_.notify_all();
+  for (std::thread& t : threads_) t.join();
+}
+
+}  // namespace warpviz::emu
