@@ -29,7 +29,7 @@
 #include <thread>
 #include <vector>
 
-#include "cooperative_threads.h"
+#include "kept_threads.h"
 #include "grid_turns.h"
 #include "warpviz/bank_model.h"
 #include "warpviz/lane_output_buffer.h"
@@ -872,8 +872,6 @@ class ParallelLaunch {
 
   LaunchStats run(unsigned workers) {
     std::vector<LaunchStats> stats(workers);
-    std::vector<std::thread> threads;
-    threads.reserve(workers);
     // The time limit's "where are you?" must reach a thread that runs a
     // block, not this one waiting in join: it is blocked here while the
     // workers (who inherit the mask) let it through.
@@ -882,22 +880,21 @@ class ParallelLaunch {
     sigemptyset(&where);
     sigaddset(&where, SIGUSR1);
     pthread_sigmask(SIG_BLOCK, &where, &before);
-    for (unsigned w = 0; w < workers; ++w) {
-      try {
-        threads.emplace_back([this, &stats, w] {
+    // Threads kept from launch to launch (kept_threads.h); those started
+    // take every block.
+    bool no_threads = false;
+    KeptThreads::instance().run(
+        workers,
+        [this, &stats](uint32_t w) {
           give_this_thread_a_signal_stack();
           where_signal_on_this_thread(SIG_UNBLOCK);
           work(stats[w]);
-        });
-      } catch (const std::system_error&) {
-        break;  // no more threads to be had: those started take every block
-      }
-    }
-    if (threads.empty()) {
+        },
+        [&no_threads](uint32_t started) { no_threads = started == 0; });
+    if (no_threads) {
       pthread_sigmask(SIG_SETMASK, &before, nullptr);
       work(stats[0]);
     }
-    for (std::thread& t : threads) t.join();
     pthread_sigmask(SIG_SETMASK, &before, nullptr);
     LaunchStats total;
     for (const LaunchStats& s : stats) add_stats(total, s);
@@ -1062,17 +1059,15 @@ class CooperativeLaunch {
       ~Restore() { pthread_sigmask(SIG_SETMASK, &mask, nullptr); }
     } restore{before};
     room_ = filter_.max_steps > trace_.steps.size() ? filter_.max_steps - trace_.steps.size() : 0;
-    // Threads kept from launch to launch (cooperative_threads.h).
-    CooperativeThreads& threads = CooperativeThreads::instance();
-    const std::function<void(uint32_t)> job = [this](uint32_t b) { run_block(b); };
-    const uint32_t started = threads.start(uint32_t(blocks_.size()), job);
-    if (started < blocks_.size()) {
-      const std::exception_ptr start_error = std::make_exception_ptr(std::runtime_error(
-          "a cooperative launch of " + std::to_string(blocks_.size()) + " blocks needs an OS thread per block; only " +
-          std::to_string(started) + " could be started"));
-      for (uint32_t rest = started; rest < blocks_.size(); ++rest) turns_.finish(rest, start_error);
-    }
-    threads.wait();
+    // Threads kept from launch to launch (kept_threads.h).
+    KeptThreads::instance().run(
+        uint32_t(blocks_.size()), [this](uint32_t b) { run_block(b); },
+        [this](uint32_t started) {
+          const std::exception_ptr start_error = std::make_exception_ptr(std::runtime_error(
+              "a cooperative launch of " + std::to_string(blocks_.size()) +
+              " blocks needs an OS thread per block; only " + std::to_string(started) + " could be started"));
+          for (uint32_t rest = started; rest < blocks_.size(); ++rest) turns_.finish(rest, start_error);
+        });
     LaunchStats total;
     for (const LaunchStats& s : stats_) add_stats(total, s);
     const size_t launch_first = trace_.steps.size();
