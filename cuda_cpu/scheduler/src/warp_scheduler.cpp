@@ -233,7 +233,8 @@ class BlockRun {
         stacks_(thread_fiber_stacks()),
         threads_(block.count()),
         warp_count_(uint32_t((block.count() + kWarpSize - 1) / kWarpSize)),
-        warp_seq_(warp_count_) {}
+        warp_seq_(warp_count_),
+        warp_ran_(warp_count_, 1) {}
 
   // Runs one block, appending its recorded steps to `steps` in completion
   // order until `room` of them are there; returns whether any were dropped
@@ -281,6 +282,10 @@ class BlockRun {
   std::vector<EmuThread> threads_;
   uint32_t warp_count_;
   std::vector<uint32_t> warp_seq_;
+  // Whether a lane of the warp ran since complete_ready_groups last looked at
+  // it: what it decides depends on the warp's lanes alone, so a warp none of
+  // whose lanes moved (all at __syncthreads while warp 0 shuffles) is skipped.
+  std::vector<uint8_t> warp_ran_;
   std::vector<uint32_t> ready_, running_;
   uint32_t block_linear_ = 0;
   std::exception_ptr error_;
@@ -706,6 +711,7 @@ void BlockRun::resume(EmuThread& t) {
   t.fiber = std::move(t.fiber).resume();
   after_switch(scheduler_fake_stack, nullptr, nullptr);
   t_current = nullptr;
+  warp_ran_[t.coords.warp] = 1;
   ++stats_.context_switches;
   at_condition_ += t.state == ThreadState::AtCondition;
   // One writer at a time (run_progress.h): a load and a store, no locked add
@@ -742,7 +748,11 @@ bool BlockRun::run(Dim3 block_idx, uint32_t block_linear, std::vector<TraceStep>
       running_.clear();
     }
     bool progressed = false;
-    for (uint32_t w = 0; w < warp_count_; ++w) progressed |= complete_ready_groups(w);
+    for (uint32_t w = 0; w < warp_count_; ++w)
+      if (warp_ran_[w]) {
+        warp_ran_[w] = 0;
+        progressed |= complete_ready_groups(w);
+      }
     if (progressed) continue;
     if (release_conditions()) continue;
     if (release_barrier()) continue;
