@@ -567,6 +567,7 @@ std::string first_level_key(const Kit& kit, const std::vector<UserSource>& srcs,
     key.add(units[i].text);
   }
   key.add(fs::current_path().string());  // #line and relative names are relative to here
+  key.add("__FILE__ beside the file as given");  // -fmacro-prefix-map, compile_unit
   return key.hex();
 }
 
@@ -594,6 +595,14 @@ bool compile_unit(const Kit& kit, const UserSource& src, const Unit& unit, const
   cc.push_back(kit.prelude);
   cc.push_back(kit.user_include_flag);  // the file's own folder, for its #include "x.h"
   cc.push_back(fs::absolute(src.path).parent_path().string());
+  if (kit.host_rewrite) {
+    // __FILE__ in a header beside the file, as nvcc run here names it: the
+    // file's folder as the command line gave it ("common.h" for a file named
+    // without one), not the absolute folder it is found in here.
+    const std::string given = fs::path(src.path).parent_path().string();
+    cc.push_back("-fmacro-prefix-map=" + fs::absolute(src.path).parent_path().string() + "/=" +
+                 (given.empty() ? std::string() : given + "/"));
+  }
   for (const std::string& d : kit.include_dirs) cc.push_back("-I" + d);
   // After the kit's folders, so that <cuda_runtime.h> stays the emulator's.
   cc.insert(cc.end(), user_compile_args.begin(), user_compile_args.end());
@@ -1258,13 +1267,25 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   } else if (kind == "kernel-error") {
     run.outcome = FileOutcome::KernelError;
     run.message = report;
-  } else if (kind == "crash" || r.signal != 0) {
+  } else if (kind == "crash" || (r.signal != 0 && kind != "illegal-address")) {
     run.outcome = FileOutcome::Crash;
     run.message = "the program crashed: " + (report.empty() ? "signal " + std::to_string(r.signal) : report);
   } else if (r.exit_code != 0) {
     run.outcome = FileOutcome::ProgramFailed;
     run.message = "the program exited with code " + std::to_string(r.exit_code);
   }
+  // A kernel's invalid access ended its launch, and the program went on with
+  // the error a GPU gives (user_runtime_common.cpp, on_fatal_signal). A file
+  // of kernels alone has no host code of its own to meet the error: for it,
+  // the fault is the outcome.
+  if (kind == "illegal-address" && !whole_program && run.outcome != FileOutcome::Timeout &&
+      run.outcome != FileOutcome::MemoryLimit && run.outcome != FileOutcome::Cancelled) {
+    run.outcome = FileOutcome::Crash;
+    run.message = "the kernel made an invalid memory access: " + report;
+  } else if (kind == "illegal-address")
+    run.notes.insert(run.notes.begin(),
+                     report + "; on a GPU this ends the launch with cudaErrorIllegalAddress (\"an illegal memory "
+                              "access was encountered\"), which every later CUDA call returns, and so it did here");
   return run;
 }
 

@@ -206,11 +206,30 @@ void describe_address(FaultText& t, const void* addr) {
   if ((uintptr_t)addr < 4096) t.add(": a null pointer");
 }
 
+// Whether a lane's fault already ended a launch (the report says the first).
+std::atomic<bool> g_fault_landed{false};
+
 void on_fatal_signal(int sig, siginfo_t* info, void* context) {
   // A crash in a kernel is an error the GPU's program would get back and
   // then exit on: what its host printed comes out. (A crash in host code
   // keeps stdio's buffer, as the real program does.) Then what the kernel
   // printed, as a GPU's printf buffer does at the failing synchronisation.
+  // A lane's invalid access: on a GPU, an illegal address that ends the
+  // launch and leaves the program cudaErrorIllegalAddress at its next CUDA
+  // call. Said here (the runner adds the line) and the program goes on.
+  // Blocks on other workers may fault too: the first is reported.
+  if ((sig == SIGSEGV || sig == SIGBUS) && emu::current_thread_or_null() && emu::lands_memory_faults()) {
+    if (!g_fault_landed.exchange(true)) {
+      FaultText t;
+      t.add("illegal-address\nan invalid memory access at ");
+      t.add_hex((unsigned long long)info->si_addr);
+      describe_address(t, info->si_addr);
+      describe_where(t, context);
+      t.add("\n");
+      write_fault(t.buf);
+    }
+    emu::land_memory_fault();
+  }
   if (emu::current_thread_or_null()) std::fflush(stdout);
   emu::flush_lane_output_to_fd(STDOUT_FILENO);
   FaultText t;

@@ -11,6 +11,9 @@
 
 namespace warpviz::user {
 
+// The running launch's dynamic shared bytes (user_runtime_cpu.cpp).
+unsigned char* running_dynamic_shared_area();
+
 namespace {
 // An H200 SM (CUDA Programming Guide, compute capability 9.0): 2048 threads
 // (64 warps), 32 blocks, 228 KiB of shared memory of which each block takes
@@ -35,7 +38,7 @@ int max_active_blocks_per_sm(int block_threads, size_t dynamic_shared) {
 emu::LaunchStats run_cooperative_grid(Dim3 grid, Dim3 block, size_t shared_bytes,
                                       const std::function<void()>& thread_body, const emu::RecordFilter& filter,
                                       Trace& trace) {
-  unsigned char* area = static_cast<unsigned char*>(dynamic_shared_memory());
+  unsigned char* area = running_dynamic_shared_area();
   std::vector<std::vector<unsigned char>> saved(shared_bytes ? grid.count() : 0,
                                                 std::vector<unsigned char>(shared_bytes, 0));
   return emu::launch_grid_cooperative(grid, block, thread_body, filter, trace, [&](uint32_t b, bool parking) {

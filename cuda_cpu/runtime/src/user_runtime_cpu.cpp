@@ -69,6 +69,23 @@ void guarded_free(void* ptr) {
 // ============================================================================
 
 cudaError_t g_last_error = cudaSuccess;
+// An illegal address in a kernel loses the context, as on a GPU. The launch
+// itself returns at once; the fault is found by the next call that waits for
+// the device (a cudaMemcpy, a synchronize; cudaGetLastError just after the
+// launch still says success, as on the H200). From then on every call that
+// uses the context returns it, until cudaDeviceReset. No launch runs after the
+// fault: on a GPU they queue behind the faulted one and never start.
+cudaError_t g_sticky_error = cudaSuccess;
+bool g_fault_unseen = false;
+
+// What a call that waits for the device returns first.
+cudaError_t wait_for_device() {
+  if (g_fault_unseen) {
+    g_fault_unseen = false;
+    g_sticky_error = g_last_error = cudaErrorIllegalAddress;
+  }
+  return g_sticky_error;
+}
 
 // One fixed area, so a file-scope `extern __shared__` pointer, set once at
 // start-up, stays right for every launch: the H200's largest opt-in block.
@@ -93,26 +110,40 @@ unsigned char* dynamic_shared_area() {
   return area;
 }
 
-// Only the launch's bytes are accessible, so an access past them faults as
-// on a GPU. Pages are the granularity: exact for 0 and whole pages.
-void open_dynamic_shared(unsigned char* area, size_t bytes) {
-  const size_t open = round_to_pages(bytes), all = round_to_pages(kMaxDynamicShared);
-  if (open) mprotect(area, open, PROT_READ | PROT_WRITE);
-  if (open < all) mprotect(area + open, all - open, PROT_NONE);
-  std::memset(area, 0, bytes);
-  set_dynamic_shared_area(area, bytes, area + all + page_size());
+// A file-scope `extern __shared__` pointer took the program's area before any
+// launch: every block must then use that one area, one block at a time, from
+// its start.
+std::atomic<bool> g_shared_pointer_at_file_scope{false};
+
+// The GPU allocates a block's shared memory in units of 128 bytes and faults
+// on an access past them (an H200 stops llm.c's layernorm_backward kernel 10
+// writing one word past its dynamic shared memory with "an illegal memory
+// access"). The launch's bytes, rounded up to that unit, end where the guard
+// page begins, so such an access faults here too. Their start moves with the
+// size, except for a program that keeps a file-scope pointer to the area.
+constexpr size_t kSharedAllocationUnit = 128;
+
+unsigned char* open_dynamic_shared(unsigned char* area, size_t bytes) {
+  const size_t all = round_to_pages(kMaxDynamicShared);
+  const size_t used = (bytes + kSharedAllocationUnit - 1) / kSharedAllocationUnit * kSharedAllocationUnit;
+  const size_t offset = g_shared_pointer_at_file_scope.load() ? 0 : all - used;
+  const size_t first_page = offset / page_size() * page_size();
+  const size_t open_end = offset == 0 ? round_to_pages(bytes) : all;
+  if (first_page > 0) mprotect(area, first_page, PROT_NONE);
+  if (open_end > first_page) mprotect(area + first_page, open_end - first_page, PROT_READ | PROT_WRITE);
+  if (open_end < all) mprotect(area + open_end, all - open_end, PROT_NONE);
+  std::memset(area + offset, 0, bytes);
+  set_dynamic_shared_area(area + offset, bytes, area + all + page_size());
+  return area + offset;
 }
 
 // The running launch, as a worker thread sizes its own area by it.
 std::atomic<uint64_t> g_launch_serial{0};
 std::atomic<size_t> g_launch_shared_bytes{0};
 std::atomic<bool> g_blocks_on_workers{false};
-// A file-scope `extern __shared__` pointer took the program's area before any
-// launch: every block must then use that one area, one block at a time.
-std::atomic<bool> g_shared_pointer_at_file_scope{false};
-
 struct WorkerSharedArea {
   unsigned char* area = nullptr;
+  unsigned char* open = nullptr;  // the launch's bytes in it
   uint64_t sized_for = 0;  // the launch it was opened for
   ~WorkerSharedArea() {
     if (area) munmap(area, round_to_pages(kMaxDynamicShared) + page_size());
@@ -120,10 +151,13 @@ struct WorkerSharedArea {
 };
 thread_local WorkerSharedArea t_worker_shared;
 
+// The running launch's bytes in the program's area.
+unsigned char* g_dynamic_shared_open = nullptr;
+
 void size_dynamic_shared(size_t bytes) {
   g_launch_shared_bytes = bytes;
   g_launch_serial.fetch_add(1);
-  open_dynamic_shared(dynamic_shared_area(), bytes);
+  g_dynamic_shared_open = open_dynamic_shared(dynamic_shared_area(), bytes);
 }
 
 // Whether this program's blocks may run on every core: the runner found no
@@ -156,6 +190,8 @@ cudaError_t run_any_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_
     std::fprintf(stderr, "warpviz: launch of %s did not run: %s\n", kernel_name, refused.c_str());
     return g_last_error;
   }
+  if (g_sticky_error != cudaSuccess) return g_last_error = g_sticky_error;
+  if (g_fault_unseen) return cudaSuccess;  // queued behind the faulted launch
   if (cooperative) {
     const uint64_t resident = uint64_t(max_active_blocks_per_sm(int(block.count()), shared_bytes)) * kSmCount;
     if (grid.count() > resident) {
@@ -192,6 +228,10 @@ cudaError_t run_any_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_
       stats = run_cooperative_grid(grid, block, shared_bytes, thread_body, launch_filter(index), trace);
     else
       stats = emu::launch_grid(grid, block, thread_body, launch_filter(index), trace, workers);
+  } catch (const emu::IllegalAddress&) {
+    // The fault's report is written (fault.txt, "illegal-address"); the
+    // program goes on to find the error at its next call.
+    g_fault_unseen = true;
   } catch (const std::exception& e) {
     g_blocks_on_workers = false;
     fail("kernel-error", std::string("kernel `") + kernel_name + "`: " + e.what(), 3);
@@ -214,21 +254,26 @@ cudaError_t run_cooperative_launch(const char* kernel_name, Dim3 grid, Dim3 bloc
   return run_any_launch(kernel_name, grid, block, shared_bytes, thread_body, true, nullptr);
 }
 
+unsigned char* running_dynamic_shared_area() {
+  return g_dynamic_shared_open ? g_dynamic_shared_open : dynamic_shared_area();
+}
+
 void* dynamic_shared_memory() {
   if (!emu::in_emulated_thread()) {
     g_shared_pointer_at_file_scope = true;  // host code keeps this pointer
     return dynamic_shared_area();
   }
-  if (!g_blocks_on_workers.load(std::memory_order_relaxed)) return dynamic_shared_area();
+  if (!g_blocks_on_workers.load(std::memory_order_relaxed))
+    return g_dynamic_shared_open ? g_dynamic_shared_open : dynamic_shared_area();
   // A worker's own area, opened at its first block of the launch.
   WorkerSharedArea& mine = t_worker_shared;
   const uint64_t launch = g_launch_serial.load(std::memory_order_relaxed);
   if (mine.sized_for != launch) {
     if (!mine.area) mine.area = map_dynamic_shared_area();
-    open_dynamic_shared(mine.area, g_launch_shared_bytes.load(std::memory_order_relaxed));
+    mine.open = open_dynamic_shared(mine.area, g_launch_shared_bytes.load(std::memory_order_relaxed));
     mine.sized_for = launch;
   }
-  return mine.area;
+  return mine.open;
 }
 
 }  // namespace warpviz::user
@@ -238,6 +283,8 @@ void* dynamic_shared_memory() {
 // ============================================================================
 
 using warpviz::user::g_last_error;
+using warpviz::user::g_sticky_error;
+using warpviz::user::wait_for_device;
 
 namespace {
 cudaError_t set_error(cudaError_t e) {
@@ -247,6 +294,7 @@ cudaError_t set_error(cudaError_t e) {
 }  // namespace
 
 cudaError_t cudaMalloc(void** ptr, size_t bytes) {
+  if (wait_for_device()) return g_sticky_error;
   if (!ptr) return set_error(cudaErrorInvalidValue);
   *ptr = warpviz::user::guarded_alloc(bytes);
   return *ptr ? cudaSuccess : set_error(cudaErrorMemoryAllocation);
@@ -255,6 +303,7 @@ cudaError_t cudaMallocManaged(void** ptr, size_t bytes, unsigned) { return cudaM
 cudaError_t cudaMallocHost(void** ptr, size_t bytes) { return cudaMalloc(ptr, bytes); }
 cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned) { return cudaMalloc(ptr, bytes); }
 cudaError_t cudaFree(void* ptr) {
+  if (wait_for_device()) return g_sticky_error;
   if (ptr) warpviz::user::guarded_free(ptr);
   return cudaSuccess;
 }
@@ -262,6 +311,7 @@ cudaError_t cudaFreeHost(void* ptr) { return cudaFree(ptr); }
 namespace {
 // Copies back, logged for the corpus's comparisons (copy_back_log.h).
 cudaError_t copy(const char* api, void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
+  if (wait_for_device()) return g_sticky_error;
   if (int(kind) < 0 || int(kind) > 4) return set_error(cudaErrorInvalidMemcpyDirection);
   if (bytes && (!dst || !src)) return set_error(cudaErrorInvalidValue);
   if (bytes) std::memmove(dst, src, bytes);
@@ -281,6 +331,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpy
   return copy("cudaMemcpyAsync", dst, src, bytes, kind);
 }
 cudaError_t cudaMemset(void* dst, int value, size_t bytes) {
+  if (wait_for_device()) return g_sticky_error;
   if (bytes && !dst) return set_error(cudaErrorInvalidValue);
   if (bytes) std::memset(dst, value, bytes);
   return cudaSuccess;
@@ -290,10 +341,14 @@ cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t str
     return set_error(warpviz::user::capture_memset(stream, dst, value, bytes));
   return cudaMemset(dst, value, bytes);
 }
-cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
-cudaError_t cudaDeviceReset() { return cudaSuccess; }
-cudaError_t cudaThreadSynchronize() { return cudaSuccess; }
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize() { return wait_for_device(); }
+cudaError_t cudaDeviceReset() {
+  g_sticky_error = g_last_error = cudaSuccess;  // a new context
+  warpviz::user::g_fault_unseen = false;
+  return cudaSuccess;
+}
+cudaError_t cudaThreadSynchronize() { return wait_for_device(); }
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return wait_for_device(); }
 cudaError_t cudaStreamCreate(cudaStream_t* stream) {
   if (!stream) return set_error(cudaErrorInvalidValue);
   *stream = warpviz::user::create_stream();  // an object of its own, for stream capture
@@ -305,7 +360,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 cudaError_t cudaGetLastError() {
   const cudaError_t e = g_last_error;
-  g_last_error = cudaSuccess;
+  g_last_error = g_sticky_error;  // a sticky error stays
   return e;
 }
 cudaError_t cudaPeekAtLastError() { return g_last_error; }
@@ -553,13 +608,15 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
 }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned) { return cudaEventCreate(event); }
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  if (g_sticky_error) return g_sticky_error;  // recording waits for nothing
   if (!event) return set_error(cudaErrorInvalidValue);
   if (warpviz::user::stream_is_capturing(stream)) return set_error(warpviz::user::capture_event_record(event, stream));
   event->at = std::chrono::steady_clock::now();
   return cudaSuccess;
 }
-cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+cudaError_t cudaEventSynchronize(cudaEvent_t) { return wait_for_device(); }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  if (wait_for_device()) return g_sticky_error;
   if (!ms || !start || !end) return set_error(cudaErrorInvalidValue);
   *ms = std::chrono::duration<float, std::milli>(end->at - start->at).count();
   return cudaSuccess;
@@ -571,11 +628,12 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
 
 // Work finishes before these calls return on the emulator: nothing is ever pending.
 cudaError_t cudaEventQuery(cudaEvent_t event) {
+  if (wait_for_device()) return g_sticky_error;
   return event ? cudaSuccess : set_error(cudaErrorInvalidResourceHandle);
 }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned) { return cudaStreamCreate(stream); }
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned, int) { return cudaStreamCreate(stream); }
-cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamQuery(cudaStream_t) { return wait_for_device(); }
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned) {
   if (event && warpviz::user::capture_event_wait(stream, event)) return cudaSuccess;  // joins a capture
   return event ? cudaSuccess : set_error(cudaErrorInvalidResourceHandle);

@@ -13,6 +13,7 @@
 #include <bit>
 #include <boost/context/fiber.hpp>
 #include <boost/context/pooled_fixedsize_stack.hpp>
+#include <csetjmp>
 #include <csignal>
 #include <cctype>
 #include <chrono>
@@ -131,6 +132,8 @@ struct EmuThread {
 };
 
 thread_local EmuThread* t_current = nullptr;
+// Where land_memory_fault jumps: the running block's scheduler loop.
+thread_local sigjmp_buf* t_fault_landing = nullptr;
 class BlockRun;
 thread_local const BlockRun* t_block_run = nullptr;  // the block running on this thread
 thread_local uint64_t t_arrival_clock = 0;
@@ -243,6 +246,8 @@ class BlockRun {
   bool run(Dim3 block_idx, uint32_t block_linear, std::vector<TraceStep>& steps, size_t room);
 
  private:
+  void run_with_landing(Dim3 block_idx, uint32_t block_linear);
+  void run_threads(Dim3 block_idx, uint32_t block_linear);
   void start_threads(Dim3 block_idx, uint32_t block_linear);
   void resume(EmuThread& t);
   uint32_t live_lanes(uint32_t warp) const;
@@ -752,6 +757,46 @@ bool BlockRun::run(Dim3 block_idx, uint32_t block_linear, std::vector<TraceStep>
     }
   } held_output(this);
   progress_ = g_progress.load(std::memory_order_relaxed);
+  run_with_landing(block_idx, block_linear);
+  publish_progress();
+  if (error_) std::rethrow_exception(error_);
+  if (progress_) progress_->blocks_done.fetch_add(1, std::memory_order_relaxed);
+  return dropped_;
+}
+
+// A lane's memory fault lands here (land_memory_fault), and the block ends
+// with it, as the launch does on a GPU. A frame of its own, holding nothing
+// but the landing, so that the jump back finds its registers as they were.
+__attribute__((noinline)) void BlockRun::run_with_landing(Dim3 block_idx, uint32_t block_linear) {
+  sigjmp_buf landing;
+  struct Landing {
+    explicit Landing(sigjmp_buf* at) { t_fault_landing = at; }
+    ~Landing() { t_fault_landing = nullptr; }
+  } landing_here(&landing);
+  if (sigsetjmp(landing, 0) != 0) {
+    // The handler ran with its signal blocked; the jump did not restore the mask.
+    sigset_t faults;
+    sigemptyset(&faults);
+    sigaddset(&faults, SIGSEGV);
+    sigaddset(&faults, SIGBUS);
+    pthread_sigmask(SIG_UNBLOCK, &faults, nullptr);
+    EmuThread* faulted = t_current;
+    t_current = nullptr;
+    // The faulted lane's hold on this scheduler is the context the jump left:
+    // let it go unresumed (a fiber resumes what it holds as it is destroyed).
+    // Its own stack stays with it, never to run again.
+    if (faulted) static_cast<void>(new ctx::fiber(std::move(faulted->scheduler)));
+    std::string where = "an illegal memory access";
+    if (faulted)
+      where += " by thread (" + std::to_string(faulted->coords.thread_idx.x) + "," +
+               std::to_string(faulted->coords.thread_idx.y) + "," + std::to_string(faulted->coords.thread_idx.z) +
+               ") of block " + std::to_string(block_linear_);
+    throw IllegalAddress(where);
+  }
+  run_threads(block_idx, block_linear);
+}
+
+__attribute__((noinline)) void BlockRun::run_threads(Dim3 block_idx, uint32_t block_linear) {
   start_threads(block_idx, block_linear);
   for (;;) {
     while (!ready_.empty()) {
@@ -777,10 +822,6 @@ bool BlockRun::run(Dim3 block_idx, uint32_t block_linear, std::vector<TraceStep>
     // lanes read as 0) rather than hang, and so does the emulator.
     force_earliest_group();
   }
-  publish_progress();
-  if (error_) std::rethrow_exception(error_);
-  if (progress_) progress_->blocks_done.fetch_add(1, std::memory_order_relaxed);
-  return dropped_;
 }
 
 // The steps a launch will have recorded at its end, guessed from the blocks
@@ -1224,6 +1265,19 @@ void set_emulator_threads(unsigned threads) { g_emulator_threads = std::min(thre
 bool in_emulated_thread() { return t_current != nullptr; }
 
 const ThreadCoords* current_thread_or_null() noexcept { return t_current ? &t_current->coords : nullptr; }
+
+bool lands_memory_faults() noexcept {
+#if defined(WARPVIZ_ASAN_FIBERS)
+  return false;
+#else
+  return true;
+#endif
+}
+
+void land_memory_fault() noexcept {
+  if (!lands_memory_faults() || !t_current || !t_fault_landing) return;
+  siglongjmp(*t_fault_landing, 1);
+}
 
 void count_progress_in(RunProgress* record) { g_progress.store(record, std::memory_order_relaxed); }
 

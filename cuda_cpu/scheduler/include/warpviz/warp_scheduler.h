@@ -115,6 +115,20 @@ bool in_emulated_thread();
 const ThreadCoords& current_thread();
 // The running emulated thread, or null outside one. Safe in a signal handler.
 const ThreadCoords* current_thread_or_null() noexcept;
+
+// A memory fault of a lane (SIGSEGV or SIGBUS in a kernel) ends its launch as
+// an illegal address ends one on a GPU, and the program goes on: called from
+// the fault's signal handler, land_memory_fault jumps back to the running
+// block's scheduler, which ends the block with IllegalAddress; the launch
+// throws it. The faulting lane's stack is abandoned. Returns (and nothing
+// lands) outside an emulated thread, or in a build under AddressSanitizer,
+// whose fiber bookkeeping a jump out of a signal handler would break
+// (lands_memory_faults() says which).
+struct IllegalAddress : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+bool lands_memory_faults() noexcept;
+void land_memory_fault() noexcept;
 // The threads of the running block that wait for the running thread, at
 // __syncthreads, grid.sync() or a warp operation whose mask names it: what a
 // time-limit report adds when that thread never arrives (a deadlock on a
