@@ -18,17 +18,21 @@ for cu in "$here"/tests/h200_probes/*.cu; do
   "/tmp/probe-$name" >"$out/$name.out" 2>&1
   echo "h200-probes: $name exit $? ($(wc -l <"$out/$name.out") lines)"
 done
-# Warp-synchronous programs (tests/user_files/lockstep/): whole programs,
-# to keep as tests/h200_probes/lockstep/NAME.out, what test_converged_warp's
-# model of the converged warp should then be checked against.
-mkdir -p "$out/lockstep"
-for cu in "$here"/tests/user_files/lockstep/*.cu; do
-  name=$(basename "$cu" .cu)
-  if ! "$nvcc" -arch=sm_90 "$cu" -o "/tmp/lockstep-$name" 2>"$out/lockstep/$name.build.log"; then
-    echo "h200-probes: lockstep/$name does not build (see lockstep/$name.build.log)"; status=1; continue
-  fi
-  timeout 60 "/tmp/lockstep-$name" >"$out/lockstep/$name.out" 2>&1
-  echo "h200-probes: lockstep/$name exit $? ($(wc -l <"$out/lockstep/$name.out") lines)"
+# Whole programs whose output the emulator's must equal, kept as
+# tests/h200_probes/FOLDER/NAME.out: warp-synchronous code
+# (tests/user_files/lockstep/, test_converged_warp) and a kernel's illegal
+# address (tests/user_files/faults/, test_gpu_errors).
+for folder in lockstep faults; do
+  mkdir -p "$out/$folder"
+  for cu in "$here"/tests/user_files/$folder/*.cu; do
+    name=$(basename "$cu" .cu)
+    if ! "$nvcc" -arch=sm_90 "$cu" -o "/tmp/$folder-$name" 2>"$out/$folder/$name.build.log"; then
+      echo "h200-probes: $folder/$name does not build (see $folder/$name.build.log)"; status=1; continue
+    fi
+    rm -f "$out/$folder/$name.build.log"
+    timeout 60 "/tmp/$folder-$name" >"$out/$folder/$name.out" 2>&1
+    echo "h200-probes: $folder/$name exit $? ($(wc -l <"$out/$folder/$name.out") lines)"
+  done
 done
 # compute-sanitizer's racecheck on the unrolled volatile reduction, kept as
 # tests/h200_probes/lockstep/racecheck_volatile_warp_reduce.txt: the hazards
