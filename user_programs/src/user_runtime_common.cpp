@@ -209,36 +209,13 @@ void describe_address(FaultText& t, const void* addr) {
 // Whether a lane's fault already ended a launch (the report says the first).
 std::atomic<bool> g_fault_landed{false};
 
-void on_fatal_signal(int sig, siginfo_t* info, void* context) {
-  // A crash in a kernel is an error the GPU's program would get back and
-  // then exit on: what its host printed comes out. (A crash in host code
-  // keeps stdio's buffer, as the real program does.) Then what the kernel
-  // printed, as a GPU's printf buffer does at the failing synchronisation.
-  // A lane's invalid access: on a GPU, an illegal address that ends the
-  // launch and leaves the program cudaErrorIllegalAddress at its next CUDA
-  // call. Said here (the runner adds the line) and the program goes on.
-  // Blocks on other workers may fault too: the first is reported.
-  if ((sig == SIGSEGV || sig == SIGBUS) && emu::current_thread_or_null() && emu::lands_memory_faults()) {
-    if (!g_fault_landed.exchange(true)) {
-      FaultText t;
-      t.add("illegal-address\nan invalid memory access at ");
-      t.add_hex((unsigned long long)info->si_addr);
-      describe_address(t, info->si_addr);
-      describe_where(t, context);
-      t.add("\n");
-      write_fault(t.buf);
-    }
-    emu::land_memory_fault();
-  }
-  if (emu::current_thread_or_null()) std::fflush(stdout);
-  emu::flush_lane_output_to_fd(STDOUT_FILENO);
+// The fault's record for the runner: its kind on the first line, then what
+// happened, where the address points and where the thread was.
+void write_fault_report(const char* kind, const char* what, int sig, siginfo_t* info, void* context) {
   FaultText t;
-  t.add("crash\n");
-  t.add(sig == SIGSEGV ? "an invalid memory access (SIGSEGV)"
-        : sig == SIGBUS ? "an invalid memory access (SIGBUS)"
-        : sig == SIGFPE ? "an arithmetic error such as an integer division by zero (SIGFPE)"
-        : sig == SIGILL ? "an illegal instruction (SIGILL)"
-                        : "an abort (SIGABRT)");
+  t.add(kind);
+  t.add("\n");
+  t.add(what);
   if (sig == SIGSEGV || sig == SIGBUS) {
     t.add(" at ");
     t.add_hex((unsigned long long)info->si_addr);
@@ -247,6 +224,32 @@ void on_fatal_signal(int sig, siginfo_t* info, void* context) {
   describe_where(t, context);
   t.add("\n");
   write_fault(t.buf);
+}
+
+void on_fatal_signal(int sig, siginfo_t* info, void* context) {
+  // A lane's invalid access: on a GPU, an illegal address that ends the
+  // launch and leaves the program cudaErrorIllegalAddress at its next call
+  // that waits for the device. Said here (the runner adds the line) and the
+  // program goes on. Blocks on other workers may fault too: the first is
+  // reported.
+  if ((sig == SIGSEGV || sig == SIGBUS) && emu::current_thread_or_null() && emu::lands_memory_faults()) {
+    if (!g_fault_landed.exchange(true))
+      write_fault_report("illegal-address", "an invalid memory access", sig, info, context);
+    emu::land_memory_fault();
+  }
+  // A crash elsewhere is an error the GPU's program would get back and then
+  // exit on: what its host printed comes out. (A crash in host code keeps
+  // stdio's buffer, as the real program does.) Then what the kernel printed,
+  // as a GPU's printf buffer does at the failing synchronisation.
+  if (emu::current_thread_or_null()) std::fflush(stdout);
+  emu::flush_lane_output_to_fd(STDOUT_FILENO);
+  write_fault_report("crash",
+                     sig == SIGSEGV  ? "an invalid memory access (SIGSEGV)"
+                     : sig == SIGBUS ? "an invalid memory access (SIGBUS)"
+                     : sig == SIGFPE ? "an arithmetic error such as an integer division by zero (SIGFPE)"
+                     : sig == SIGILL ? "an illegal instruction (SIGILL)"
+                                     : "an abort (SIGABRT)",
+                     sig, info, context);
   signal(sig, SIG_DFL);
   raise(sig);
 }
