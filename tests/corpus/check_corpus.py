@@ -9,12 +9,12 @@ about time and speed aside (they differ from run to run even on the GPU), and co
 the same bytes (its d2h log against the reference's), unless approximate.tsv names the row
 with the reason docs/floats.md gives.
 
-Where the H200 itself printed a line differently from one run to the next (NAME.out.K: its
-later runs that differed from the first, scripts/corpus-reference.sh with
-WARPVIZ_CORPUS_REPEAT), the result depends on the order threads ran in (float atomics): the
-CPU's line may differ there too, with the same words, and each number inside the H200's
-own spread (between its smallest and largest runs, widened by that spread each way). Where
-the H200's runs copied back different bytes, the copies are not compared. Prints one line a
+Where the GPU itself printed a line differently from one run to the next (NAME.out.K: more
+runs of the row, scripts/corpus-reference.sh with WARPVIZ_CORPUS_REPEAT; README.md says on
+which GPU), the result depends on the order threads ran in (float atomics): the CPU's line
+may differ there too, with the same words, and each number inside the runs' own spread
+(between the smallest and the largest, widened by that spread each way). Where the runs
+copied back different bytes, the copies are not compared. Prints one line a
 program and a count; exits 1 when one fails, 0 when all pass, 77 when the corpus is absent
 (CTest's skip code).
 """
@@ -85,8 +85,8 @@ def read_copies(log_path, data_path):
     at = 0
     for line in read(log_path).splitlines():
         parts = line.split()
-        if len(parts) != 5:
-            continue
+        if len(parts) != 5 or not parts[2].isdigit():
+            continue  # not a copy's line (a log cut short, bytes where a line should be)
         size, digest, kept = int(parts[2]), parts[3], parts[4] == "1"
         block = data[at:at + size] if kept else None
         at += size if kept else 0
@@ -226,13 +226,13 @@ def check(row, args):
     order_note = ""
     if variants and exit_ok and got != expected and order_dependent_match(got, expected, variants) is None:
         lines = [i + 1 for i in range(len(got)) if got[i] != expected[i]]
-        order_note = (f"; line {', '.join(map(str, lines))} inside the spread of the H200's own "
-                      f"{len(variants) + 1} runs (the order threads ran in)")
+        order_note = (f"; line {', '.join(map(str, lines))} inside the spread of {len(variants) + 1} GPU runs "
+                      f"of it (the order threads ran in)")
         got = expected
     if variants and copies is not None and any(
             first_copy_difference(read_copies(reference + ".d2h", ""), read_copies(f"{reference}.d2h.{k}", ""))
             for k in range(2, 66) if os.path.exists(f"{reference}.d2h.{k}")):
-        order_note += "; copies not compared: the H200's own runs copied back different bytes"
+        order_note += "; copies not compared: the GPU's own runs copied back different bytes"
         copies = None
     if exit_ok and got == expected:
         if copies is None:
