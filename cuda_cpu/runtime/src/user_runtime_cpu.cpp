@@ -73,7 +73,8 @@ cudaError_t g_last_error = cudaSuccess;
 // itself returns at once; the fault is found by the next call that waits for
 // the device (a cudaMemcpy, a synchronize; cudaGetLastError just after the
 // launch still says success, as on the H200). From then on every call that
-// uses the context returns it, until cudaDeviceReset. No launch runs after the
+// uses the context returns it, until cudaDeviceReset (here a fresh context;
+// an H100 answered cudaErrorDevicesUnavailable after it). No launch runs after the
 // fault: on a GPU they queue behind the faulted one and never start.
 cudaError_t g_sticky_error = cudaSuccess;
 bool g_fault_unseen = false;
