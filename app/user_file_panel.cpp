@@ -211,10 +211,14 @@ void draw_launch_picker(AppView& app, view::UserFileSession& session) {
   }
   ImGui::EndDisabled();
   // What the run says whatever its outcome: launches that ran unrecorded
-  // past the program's trace limit, a kit that builds without its plugin.
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  for (const std::string& note : run->notes) ImGui::TextWrapped("%s", note.c_str());
-  ImGui::PopStyleColor();
+  // past the program's trace limit, a kit that builds without its plugin;
+  // a kernel's invalid access (the program went on, as on a GPU) stands out.
+  for (size_t i = 0; i < run->notes.size(); ++i) {
+    const bool fault = i == 0 && run->kernel_faulted;
+    ImGui::PushStyleColor(ImGuiCol_Text, fault ? kErrorColour : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", run->notes[i].c_str());
+    ImGui::PopStyleColor();
+  }
 }
 
 // The kernel to launch; a template's arguments are typed in a field of their own.

@@ -60,6 +60,7 @@ TEST_CASE("an illegal address ends the launch and the program meets it as on a G
   REQUIRE_FALSE(gpu.str().empty());
   CHECK(program_part(run.program_output) == gpu.str());
   // The note: one past the 256 bytes, by thread 0 of a block, at line 11.
+  CHECK(run.kernel_faulted);
   REQUIRE_FALSE(run.notes.empty());
   CHECK(run.notes[0].find("0 bytes past the end of the dynamic shared memory (extern __shared__, 256 bytes") !=
         std::string::npos);

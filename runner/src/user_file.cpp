@@ -1282,10 +1282,12 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
       run.outcome != FileOutcome::MemoryLimit && run.outcome != FileOutcome::Cancelled) {
     run.outcome = FileOutcome::Crash;
     run.message = "the kernel made an invalid memory access: " + report;
-  } else if (kind == "illegal-address")
+  } else if (kind == "illegal-address") {
+    run.kernel_faulted = true;
     run.notes.insert(run.notes.begin(),
                      report + "; on a GPU this ends the launch with cudaErrorIllegalAddress (\"an illegal memory "
                               "access was encountered\"), which every later CUDA call returns, and so it did here");
+  }
   return run;
 }
 

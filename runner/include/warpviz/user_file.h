@@ -128,6 +128,9 @@ struct FileRun {
   std::vector<Diagnostic> diagnostics;  // at the user's lines, in CUDA's words (compiler_diagnostics.h)
   std::string compiler_output;
   std::vector<std::string> notes;  // said to the user whatever the outcome (a kit's plugin that does not load)
+  // A kernel's invalid access ended its launch, and the whole program went on
+  // with cudaErrorIllegalAddress, as on a GPU: notes[0] says where.
+  bool kernel_faulted = false;
   std::string program_output;  // stdout and stderr, when captured
   int exit_code = 0;           // the program's
   std::vector<Trace> launches; // in launch order; each trace's source is the user's file
