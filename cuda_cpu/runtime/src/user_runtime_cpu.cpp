@@ -295,7 +295,7 @@ cudaError_t set_error(cudaError_t e) {
 }  // namespace
 
 cudaError_t cudaMalloc(void** ptr, size_t bytes) {
-  if (wait_for_device()) return g_sticky_error;
+  if (const cudaError_t lost = wait_for_device()) return lost;
   if (!ptr) return set_error(cudaErrorInvalidValue);
   *ptr = warpviz::user::guarded_alloc(bytes);
   return *ptr ? cudaSuccess : set_error(cudaErrorMemoryAllocation);
@@ -304,7 +304,7 @@ cudaError_t cudaMallocManaged(void** ptr, size_t bytes, unsigned) { return cudaM
 cudaError_t cudaMallocHost(void** ptr, size_t bytes) { return cudaMalloc(ptr, bytes); }
 cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned) { return cudaMalloc(ptr, bytes); }
 cudaError_t cudaFree(void* ptr) {
-  if (wait_for_device()) return g_sticky_error;
+  if (const cudaError_t lost = wait_for_device()) return lost;
   if (ptr) warpviz::user::guarded_free(ptr);
   return cudaSuccess;
 }
@@ -312,7 +312,7 @@ cudaError_t cudaFreeHost(void* ptr) { return cudaFree(ptr); }
 namespace {
 // Copies back, logged for the corpus's comparisons (copy_back_log.h).
 cudaError_t copy(const char* api, void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
-  if (wait_for_device()) return g_sticky_error;
+  if (const cudaError_t lost = wait_for_device()) return lost;
   if (int(kind) < 0 || int(kind) > 4) return set_error(cudaErrorInvalidMemcpyDirection);
   if (bytes && (!dst || !src)) return set_error(cudaErrorInvalidValue);
   if (bytes) std::memmove(dst, src, bytes);
@@ -332,7 +332,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpy
   return copy("cudaMemcpyAsync", dst, src, bytes, kind);
 }
 cudaError_t cudaMemset(void* dst, int value, size_t bytes) {
-  if (wait_for_device()) return g_sticky_error;
+  if (const cudaError_t lost = wait_for_device()) return lost;
   if (bytes && !dst) return set_error(cudaErrorInvalidValue);
   if (bytes) std::memset(dst, value, bytes);
   return cudaSuccess;
@@ -617,7 +617,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t) { return wait_for_device(); }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
-  if (wait_for_device()) return g_sticky_error;
+  if (const cudaError_t lost = wait_for_device()) return lost;
   if (!ms || !start || !end) return set_error(cudaErrorInvalidValue);
   *ms = std::chrono::duration<float, std::milli>(end->at - start->at).count();
   return cudaSuccess;
@@ -629,7 +629,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
 
 // Work finishes before these calls return on the emulator: nothing is ever pending.
 cudaError_t cudaEventQuery(cudaEvent_t event) {
-  if (wait_for_device()) return g_sticky_error;
+  if (const cudaError_t lost = wait_for_device()) return lost;
   return event ? cudaSuccess : set_error(cudaErrorInvalidResourceHandle);
 }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned) { return cudaStreamCreate(stream); }
