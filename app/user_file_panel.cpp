@@ -308,8 +308,8 @@ void draw_memory_limit(AppView& app, view::UserFileSession& session) {
   const std::string default_limit = user::format_memory_size(user::default_memory_limit());
   if (!text_field("##memory_limit", &fields.memory_limit, default_limit.c_str(),
                   app.tr("Resident memory the program and all it starts may hold before it is stopped, such as "
-                         "512M or 8G; empty is a quarter of this machine's; Enter applies",
-                         "程序及其启动的进程可占用的常驻内存，超过即停止，如 512M 或 8G；留空为本机内存的四分之一；回车生效")))
+                         "512M or 8G; empty is three quarters of this machine's; Enter applies",
+                         "程序及其启动的进程可占用的常驻内存，超过即停止，如 512M 或 8G；留空为本机内存的四分之三；回车生效")))
     return;
   uint64_t bytes = 0;
   if (!fields.memory_limit.empty()) {

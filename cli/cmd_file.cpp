@@ -56,7 +56,7 @@ const char* const kRunFileHelp = R"(usage: warpviz-cli run FILE.cu [MORE.cu|MORE
   --launch N|NAME       the launch to write or print (default: the first)
   --timeout SECONDS     stop the program after this long (default 10)
   --memory-limit SIZE   stop it when it and what it started hold more resident
-                        memory (512M, 8G; default a quarter of the machine's RAM)
+                        memory (512M, 8G; default three quarters of the machine's RAM)
   --max-steps N         steps recorded per launch before the trace is marked
                         overflowed (default 200000)
   --launches N          stop a whole program once its Nth launch is recorded

@@ -61,7 +61,7 @@ const char* outcome_name(FileOutcome outcome) {
 uint64_t default_memory_limit() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   if (pages <= 0 || page <= 0) return uint64_t(4) << 30;
-  return uint64_t(pages) * uint64_t(page) / 4;
+  return uint64_t(pages) * uint64_t(page) / 4 * 3;
 }
 
 std::optional<uint64_t> parse_memory_size(const std::string& text) {

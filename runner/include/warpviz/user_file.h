@@ -74,8 +74,10 @@ enum class FileOutcome {
 };
 const char* outcome_name(FileOutcome outcome);
 
-// A quarter of the machine's RAM: a runaway allocation stops long before the
-// machine swaps, and ordinary programs never come near it.
+// Three quarters of the machine's RAM: a runaway allocation stops before the
+// machine runs out, and a program sized for a GPU's memory, whose device and
+// host arrays both live in RAM here, still fits (llm.c's 1.6 GB logits, twice
+// on each side).
 uint64_t default_memory_limit();
 // "512M", "2G", "1.5GiB", "100000" (bytes) -> bytes; nullopt when it is none.
 std::optional<uint64_t> parse_memory_size(const std::string& text);
