@@ -57,7 +57,7 @@ TEST_CASE("compiler options: attached, separate and long forms, relative folders
 TEST_CASE("compiler options: GPU-only ones are taken and noted, the user is told which", "[user][options]") {
   CompilerOptions o;
   REQUIRE(take_all({"-O3", "-arch=sm_90", "-gencode", "arch=compute_90,code=sm_90", "-lineinfo",
-                    "--use_fast_math", "-Xcompiler", "-fopenmp", "-m64"},
+                    "--use_fast_math", "-Xcompiler", "-Wall", "-m64"},
                    &o) == "");
   CHECK(o.include_dirs.empty());
   CHECK(o.defines.empty());
@@ -65,8 +65,26 @@ TEST_CASE("compiler options: GPU-only ones are taken and noted, the user is told
   const std::string line = noted_options_line(o);
   CHECK(line.find("-O3") != std::string::npos);
   CHECK(line.find("-arch") != std::string::npos);
-  CHECK(line.find("-Xcompiler -fopenmp") != std::string::npos);
+  CHECK(line.find("-Xcompiler -Wall") != std::string::npos);
   CHECK(compile_arguments(o).empty());
+}
+
+TEST_CASE("compiler options: -Xcompiler -fopenmp builds the host code with OpenMP, the rest is noted",
+          "[user][options]") {
+  CompilerOptions o;
+  REQUIRE(take_all({"-Xcompiler", "-Wall,-fopenmp", "--compiler-options=-O3"}, &o) == "");
+  CHECK(o.openmp);
+  const std::vector<std::string> cc = compile_arguments(o);
+  CHECK(std::find(cc.begin(), cc.end(), "-fopenmp") != cc.end());
+  const std::vector<std::string> ld = link_arguments(o);
+  CHECK(std::find(ld.begin(), ld.end(), "-fopenmp") != ld.end());
+  const std::string line = noted_options_line(o);
+  CHECK(line.find("-Xcompiler -Wall") != std::string::npos);
+  CHECK(line.find("-fopenmp") == std::string::npos);
+  CompilerOptions plain;
+  REQUIRE(take_all({"-Xcompiler", "-Wall"}, &plain) == "");
+  CHECK_FALSE(plain.openmp);
+  CHECK(compile_arguments(plain).empty());
 }
 
 TEST_CASE("compiler options: a missing or wrong value is an error that names the option", "[user][options]") {

@@ -16,6 +16,7 @@
 
 #include "cublas_v2.h"
 #include "openblas.h"
+#include "warpviz/user_launch.h"
 
 namespace {
 
@@ -38,7 +39,8 @@ F cblas(const char* name, const char* caller) {
 }
 
 #define WARPVIZ_CBLAS(type, name, caller)                               \
-  static const auto name = cblas<type>(#name, caller)
+  static const auto name = cblas<type>(#name, caller);                  \
+  ::warpviz::user::begin_library_launch()
 
 }  // namespace
 

@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "warpviz/user_launch.h"
+
 #include "cublasLt.h"
 #include "cublas_v2.h"
 #include "openblas.h"
@@ -308,6 +310,7 @@ cublasStatus_t cublasSgemm(cublasHandle_t handle, cublasOperation_t transa, cubl
   if (const cublasStatus_t s = check_gemm(transa, transb, m, n, k, lda, ldb, ldc); s != CUBLAS_STATUS_SUCCESS)
     return s;
   if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
+  warpviz::user::begin_library_launch();  // a kernel on a GPU: --launches counts it
   run_gemm({transa, transb, m, n, k, *alpha, *beta, A, lda, B, ldb, C, ldc, tf32_math(handle)}, "cublasSgemm");
   return CUBLAS_STATUS_SUCCESS;
 }
@@ -320,6 +323,7 @@ cublasStatus_t strided_batched(const char* caller, cublasOperation_t transa,
   if (const cublasStatus_t s = check_gemm(transa, transb, m, n, k, lda, ldb, ldc); s != CUBLAS_STATUS_SUCCESS)
     return s;
   if (batchCount < 0) return CUBLAS_STATUS_INVALID_VALUE;
+  warpviz::user::begin_library_launch();  // a kernel on a GPU: --launches counts it
   for (int b = 0; b < batchCount; ++b)
     run_gemm({transa, transb, m, n, k, alpha, beta, A + b * strideA, lda, B + b * strideB, ldb, C + b * strideC, ldc,
               tf32},
@@ -346,6 +350,7 @@ cublasStatus_t cublasSgemmBatched(cublasHandle_t handle, cublasOperation_t trans
   if (const cublasStatus_t s = check_gemm(transa, transb, m, n, k, lda, ldb, ldc); s != CUBLAS_STATUS_SUCCESS)
     return s;
   if (!alpha || !beta || batchCount < 0) return CUBLAS_STATUS_INVALID_VALUE;
+  warpviz::user::begin_library_launch();  // a kernel on a GPU: --launches counts it
   for (int b = 0; b < batchCount; ++b)
     run_gemm({transa, transb, m, n, k, *alpha, *beta, A[b], lda, B[b], ldb, C[b], ldc, tf32_math(handle)},
              "cublasSgemmBatched");
@@ -362,6 +367,7 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cub
   if (const cublasStatus_t s = check_gemm(transa, transb, m, n, k, lda, ldb, ldc); s != CUBLAS_STATUS_SUCCESS)
     return s;
   if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
+  warpviz::user::begin_library_launch();  // a kernel on a GPU: --launches counts it
   run_gemm({transa, transb, m, n, k, scalar(alpha), scalar(beta), static_cast<const float*>(A), lda,
             static_cast<const float*>(B), ldb, static_cast<float*>(C), ldc,
             tf32_compute(computeType) || tf32_math(handle)},
@@ -595,6 +601,7 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t handle, cublasLtMatmulDesc_t desc
   if (m > uint64_t(INT32_MAX) || n > uint64_t(INT32_MAX) || k > uint64_t(INT32_MAX))
     unsupported("cublasLtMatmul with a dimension over 2^31 - 1");
   const float a = scalar(alpha), b = scalar(beta);
+  warpviz::user::begin_library_launch();  // a kernel on a GPU: --launches counts it
   for (int batch = 0; batch < Ddesc->batch_count; ++batch) {
     const float* Ab = static_cast<const float*>(A) + batch * Adesc->batch_stride;
     const float* Bb = static_cast<const float*>(B) + batch * Bdesc->batch_stride;

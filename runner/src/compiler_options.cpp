@@ -124,6 +124,20 @@ CompilerOption apply(Kind kind, const std::string& option, const std::string& va
       o->standard = value;
       return CompilerOption::Taken;
     case Kind::NotedWithValue:
+      if (option == "-Xcompiler" || option == "--compiler-options") {
+        // The host compiler's flags: -fopenmp changes what host code does (its
+        // pragmas run on every core, omp_* links), so it is passed on; the
+        // rest choose warnings or speed.
+        std::vector<std::string> rest;
+        for (const std::string& flag : split_list(value)) {
+          if (flag == "-fopenmp") o->openmp = true;
+          else rest.push_back(flag);
+        }
+        std::string kept;
+        for (const std::string& flag : rest) kept += (kept.empty() ? "" : ",") + flag;
+        if (!kept.empty()) o->noted.push_back(option + " " + kept);
+        return CompilerOption::Taken;
+      }
       o->noted.push_back(option + " " + value);
       return CompilerOption::Taken;
     case Kind::Noted:
@@ -206,6 +220,7 @@ std::vector<std::string> compile_arguments(const CompilerOptions& options) {
   for (const std::string& d : options.include_dirs) out.push_back("-I" + d);
   for (const std::string& d : options.defines) out.push_back("-D" + d);
   for (const std::string& u : options.undefines) out.push_back("-U" + u);
+  if (options.openmp) out.push_back("-fopenmp");
   return out;
 }
 
@@ -214,6 +229,7 @@ std::vector<std::string> link_arguments(const CompilerOptions& options) {
   for (const std::string& d : options.library_dirs) out.push_back("-L" + d);
   for (const std::string& l : options.libraries)
     if (!is_cuda_toolkit_library(l)) out.push_back("-l" + l);
+  if (options.openmp) out.push_back("-fopenmp");
   return out;
 }
 

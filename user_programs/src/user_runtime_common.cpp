@@ -493,17 +493,30 @@ void forget_allocation(const void* ptr) { take_allocation(ptr); }
 // `--launches N`: the program ends as its launch N+1 begins, its output
 // flushed, as if done: what it did with launch N's results is kept (a
 // benchmark loop after the checks never starts).
-int begin_launch() {
+namespace {
+int g_library_launches = 0;  // begin_library_launch's
+
+void stop_at_launch_limit() {
   const char* limit = std::getenv("WARPVIZ_USER_MAX_LAUNCHES");
   const unsigned long max_launches = limit ? std::strtoul(limit, nullptr, 10) : 0;
-  if (max_launches > 0 && unsigned(g_launch_count) >= max_launches) {
+  if (max_launches > 0 && unsigned(g_launch_count + g_library_launches) >= max_launches) {
     if (out_dir()) std::ofstream(out_path("launch_limit.txt")) << max_launches << "\n";
     std::fflush(nullptr);
     std::cout.flush();
     std::cerr.flush();
     std::_Exit(0);
   }
+}
+}  // namespace
+
+int begin_launch() {
+  stop_at_launch_limit();
   return g_launch_count++;
+}
+
+void begin_library_launch() {
+  stop_at_launch_limit();
+  ++g_library_launches;
 }
 
 // The program's launches together record at most this many times a launch's

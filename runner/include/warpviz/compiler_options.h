@@ -6,7 +6,8 @@
 //   with '=' (--include-path=dir);
 //   options that choose GPU code or its speed (-O3, -arch=sm_90, -gencode ...,
 //   -lineinfo, -G, -Xcompiler ..., --use_fast_math, -rdc=true, ...) are taken
-//   and noted: they change nothing on the CPU emulator.
+//   and noted: they change nothing on the CPU emulator; but -Xcompiler
+//   -fopenmp builds the host code with OpenMP, as it does under nvcc.
 // Each value reaches the compiler as one argv entry, never through a shell.
 #pragma once
 
@@ -22,12 +23,13 @@ struct CompilerOptions {
   std::vector<std::string> libraries;     // -l NAME, for the link
   std::vector<std::string> library_dirs;  // absolute
   std::string standard;                   // "c++17" as asked; "" when not given
+  bool openmp = false;                    // -Xcompiler -fopenmp: host code built with OpenMP
   // Taken without effect, as the user wrote them ("-O3", "-arch=sm_90").
   std::vector<std::string> noted;
 
   bool empty() const {
     return include_dirs.empty() && defines.empty() && undefines.empty() && libraries.empty() &&
-           library_dirs.empty() && standard.empty() && noted.empty();
+           library_dirs.empty() && standard.empty() && noted.empty() && !openmp;
   }
 };
 

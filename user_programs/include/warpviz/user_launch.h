@@ -85,6 +85,10 @@ void forget_allocation(const void* ptr);
 
 // The next launch's index (0, 1, ...).
 int begin_launch();
+// A library call that is a kernel (or several) on a GPU: a cuBLAS GEMM, say.
+// It records nothing, but `--launches N` counts it, so that a program whose
+// work is all cuBLAS stops after its checks too.
+void begin_library_launch();
 // Which warps a launch records: every one, up to WARPVIZ_USER_MAX_STEPS steps;
 // none after the 256th launch.
 emu::RecordFilter launch_filter(int index);
