@@ -1,7 +1,8 @@
 // Warp-synchronous code without __syncwarp: a converged warp makes each
-// volatile access for all its lanes before any lane goes on, as the H200 does
-// (the compiler plugin's meeting points, cuda_cpu/compiler_plugin/
-// converged_access.cpp). Each file's result is checked lane by lane against a
+// volatile access for all its lanes before any lane goes on, and every lane's
+// stores before any passes a fence, as the H200 does (the compiler plugin's
+// meeting points, cuda_cpu/compiler_plugin/converged_access.cpp; __threadfence
+// in cuda_cpu/device/include/warpviz/atomics.h). Each file's result is checked lane by lane against a
 // model of the converged warp, and its whole output against the H200's
 // (tests/h200_probes/lockstep/NAME.out, made by scripts/h200-probes.sh; the
 // H200's racecheck calls the reduction's accesses hazards, and still sums 2080).
@@ -112,4 +113,20 @@ TEST_CASE("a lane spinning on a volatile flag lets the lane that sets it run", "
   REQUIRE(run.ok());
   CHECK(run.program_output == "lane 0 saw the flag: yes\n");
   CHECK(run.program_output == h200_output("lane_waits_on_volatile_flag"));
+}
+
+TEST_CASE("a lock a lane releases after a fence is free once the whole warp has written what it guards",
+          "[lockstep]") {
+  // Every lane's store before __threadfence() is made before any lane passes
+  // it, so lane 1's release comes after lane 30 wrote the lock's word back
+  // (with the bit still set, as it read it): each of the eight rounds takes
+  // the lock. Lane after lane, only the first round would.
+  const FileRun run = run_lockstep_file("lock_released_after_fence.cu");
+  INFO(run.message << run.compiler_output << run.program_output);
+  REQUIRE(run.ok());
+  const std::vector<std::string> lines = output_lines(run.program_output);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0] == "rounds that took the lock: 8 of 8");
+  CHECK(lines[1] == "word 0: 8, word 1: 0x00000000");
+  CHECK(run.program_output == h200_output("lock_released_after_fence"));
 }

@@ -80,7 +80,18 @@ WARPVIZ_ATOMIC_SCOPES(atomicInc)
 WARPVIZ_ATOMIC_SCOPES(atomicDec)
 #undef WARPVIZ_ATOMIC_SCOPES
 
-inline void __threadfence() {}
-inline void __threadfence_block() {}
-inline void __threadfence_system() {}
+// A converged warp makes each access for all its lanes before the next: every
+// lane's stores before a fence are done before any lane goes past it (a lock
+// released by lane 1's atomicAnd after the whole warp wrote the node it
+// guards: HeCBench's btree). The emulator runs a warp's lanes one at a time,
+// so they meet at a fence, as before a volatile access (gpu_rewrites.h).
+extern "C" void __warpviz_converged_access(unsigned line, unsigned site);
+inline constexpr unsigned __warpviz_fence_meeting_site = 0x80000001u;  // beyond the plugin's per-file sites
+inline void __threadfence(unsigned line = __builtin_LINE()) { __warpviz_converged_access(line, __warpviz_fence_meeting_site); }
+inline void __threadfence_block(unsigned line = __builtin_LINE()) {
+  __warpviz_converged_access(line, __warpviz_fence_meeting_site);
+}
+inline void __threadfence_system(unsigned line = __builtin_LINE()) {
+  __warpviz_converged_access(line, __warpviz_fence_meeting_site);
+}
 
