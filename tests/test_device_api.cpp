@@ -140,6 +140,9 @@ TEST_CASE("integer intrinsics give the bits the CUDA Math API defines", "[device
       {"rhadd", 2, "(1 + 2 + 1) >> 1"},
       {"dp4a_u", 20, "1 + 2 + 3 + 4 + 10"},
       {"dp4a_s", 0xfffffffe, "signed bytes: -1 * 2"},
+      {"dp2a_lo_u", 24, "halves 2 and 3 times b's low bytes 4 and 5, plus 1: 8 + 15 + 1"},
+      {"dp2a_hi_s", 0xfffffff9, "signed halves 3 and -2 times b's high bytes -1 and 2: -3 - 4 = -7"},
+      {"clock64_counts_up", 1, "a later clock64() is not below an earlier one"},
   });
 }
 
@@ -282,5 +285,14 @@ TEST_CASE("a host variable named gridDim or blockDim shadows the built-in, as in
       {"first", 2323, "gridDim (2, 3), blockDim 32: 2 * 1000 + 32 * 10 + 3"},
       {"last", 2323, "every thread of the launch reads the same"},
       {"host_grid", 23, "the host's own dim3 gridDim(2, 3) is untouched"},
+  });
+}
+
+TEST_CASE("cudaMallocAsync and cudaFreeAsync: memory a kernel on the stream fills", "[device_api][runtime]") {
+  const auto v = run_cases("stream_ordered_alloc.cu");
+  check_cases(v, {
+      {"malloc_async", 0, "cudaSuccess"},
+      {"free_async", 0, "cudaSuccess"},
+      {"last", 93, "lane 31 wrote 3 * 31"},
   });
 }

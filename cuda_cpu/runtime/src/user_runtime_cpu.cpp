@@ -309,6 +309,8 @@ cudaError_t cudaFree(void* ptr) {
   return cudaSuccess;
 }
 cudaError_t cudaFreeHost(void* ptr) { return cudaFree(ptr); }
+cudaError_t cudaMallocAsync(void** ptr, size_t bytes, cudaStream_t) { return cudaMalloc(ptr, bytes); }
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t) { return cudaFree(ptr); }
 namespace {
 // Copies back, logged for the corpus's comparisons (copy_back_log.h).
 cudaError_t copy(const char* api, void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {

@@ -35,6 +35,10 @@ __global__ void cases(const float* zeros) {
   put("rhadd", unsigned(__rhadd(1, 2)));
   put("dp4a_u", __dp4a(0x01020304u, 0x01010101u, 10u));
   put("dp4a_s", unsigned(__dp4a(0xff, 0x02, 0)));
+  put("dp2a_lo_u", __dp2a_lo(0x00030002u, 0x11110504u, 1u));
+  put("dp2a_hi_s", unsigned(__dp2a_hi(int(0xfffe0003), int(0x02ff1111), 0)));
+  const long long before = clock64();
+  put("clock64_counts_up", clock64() >= before);
   put("f2i_rn_tie", unsigned(__float2int_rn(2.5f)));
   put("f2i_rn_tie_up", unsigned(__float2int_rn(3.5f)));
   put("f2i_rd", unsigned(__float2int_rd(-1.5f)));

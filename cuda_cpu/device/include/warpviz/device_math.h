@@ -18,6 +18,7 @@
 
 #include <bit>
 #include <cfenv>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -369,6 +370,23 @@ inline unsigned __dp4a(unsigned a, unsigned b, unsigned c) {
   for (int n = 0; n < 4; ++n) c += ((a >> (8 * n)) & 0xffu) * ((b >> (8 * n)) & 0xffu);
   return c;
 }
+// Two 16-bit products of a's halves with b's low (_lo) or high (_hi) two bytes, summed into c.
+inline int __dp2a_lo(int a, int b, int c) {
+  for (int n = 0; n < 2; ++n) c += int(int16_t(a >> (16 * n))) * int(int8_t(b >> (8 * n)));
+  return c;
+}
+inline unsigned __dp2a_lo(unsigned a, unsigned b, unsigned c) {
+  for (int n = 0; n < 2; ++n) c += ((a >> (16 * n)) & 0xffffu) * ((b >> (8 * n)) & 0xffu);
+  return c;
+}
+inline int __dp2a_hi(int a, int b, int c) {
+  for (int n = 0; n < 2; ++n) c += int(int16_t(a >> (16 * n))) * int(int8_t(b >> (16 + 8 * n)));
+  return c;
+}
+inline unsigned __dp2a_hi(unsigned a, unsigned b, unsigned c) {
+  for (int n = 0; n < 2; ++n) c += ((a >> (16 * n)) & 0xffffu) * ((b >> (16 + 8 * n)) & 0xffu);
+  return c;
+}
 
 // ============================================================================
 // [SECTION] Fast-math intrinsics and CUDA-only math functions
@@ -453,3 +471,16 @@ WARPVIZ_STORE_HINT(__stwt)
 [[noreturn]] inline void __trap() { throw std::runtime_error("the kernel called __trap()"); }
 [[noreturn]] inline void __brkpt() { throw std::runtime_error("the kernel called __brkpt()"); }
 inline void __nanosleep(unsigned) {}
+// The SM's cycle counter: here the host's steady clock in nanoseconds, which
+// counts up as a kernel runs (a kernel's own timing, `clock64() - start`,
+// stays positive); the figures are the CPU's time, not an H200's cycles.
+inline long long clock64() {
+  return static_cast<long long>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+inline unsigned long long __globaltimer() {
+  return static_cast<unsigned long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                             std::chrono::system_clock::now().time_since_epoch())
+                                             .count());
+}

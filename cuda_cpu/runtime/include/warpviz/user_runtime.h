@@ -324,6 +324,13 @@ cudaError_t cudaMallocHost(T** ptr, size_t bytes) {
   return cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
 }
 cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned flags);
+// Stream-ordered allocation: streams run in order here, so it is cudaMalloc's.
+cudaError_t cudaMallocAsync(void** ptr, size_t bytes, cudaStream_t stream);
+template <class T>
+cudaError_t cudaMallocAsync(T** ptr, size_t bytes, cudaStream_t stream) {
+  return cudaMallocAsync(reinterpret_cast<void**>(ptr), bytes, stream);
+}
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream);
 cudaError_t cudaFree(void* ptr);
 cudaError_t cudaFreeHost(void* ptr);
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind);
