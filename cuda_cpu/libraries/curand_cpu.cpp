@@ -65,39 +65,142 @@ curandStatus_t create(curandGenerator_t* generator, curandRngType_t type) {
 // ============================================================================
 // [SECTION] The default ordering: which value of which stream lands where
 // ============================================================================
-// XORWOW: 4096 streams, curand_init(seed, t, 0) for t = 0..4095; the value at
-// position p (the offset plus the index) is stream p mod 4096's value number
-// p / 4096, so consecutive outputs come from consecutive streams.
+// As measured on the GPU (tests/h200_probes/curand/): a generator's offset
+// counts positions, and each call fills the next ones.
+//
+// XORWOW: 4096 streams, curand_init(seed, t, 0) for t = 0..4095. A call's
+// k-th slot (one value of curandGenerate or curandGenerateUniform, one
+// double of curandGenerateUniformDouble, one Box-Muller pair of the normals)
+// is position q = offset + k and comes from stream q mod 4096: consecutive
+// slots from consecutive streams. A slot takes per_slot 32-bit values of its
+// stream (1; 2 for a double or a float pair; 4 for a double pair), one after
+// another within a call; but the offset counts slots, not values, and each
+// call starts a stream at the offset's count of slots that fell to it, as if
+// every earlier slot had taken one value.
+//
+// Philox: output i is position p = offset + i, and the offset moves on by
+// the outputs. Position p lies in subsequence p / 4, whose first counter
+// block (ctr.x = 0) holds four 32-bit values; a value, a uniform float or a
+// normal float (a pair from values 0,1 or 2,3) takes its part of that block.
+// A double takes its pair of values from block (p mod 4) / 2 of the
+// subsequence, so four doubles use two blocks.
 constexpr unsigned long long kXorwowStreams = 4096;
 
-std::vector<unsigned int> xorwow_values(const curandGenerator_st& g, size_t n) {
-  std::vector<unsigned int> out(n);
+// Calls fill(k, values) for each of `slots` slots, with its per_slot values.
+template <class Fill>
+void xorwow_slots(const curandGenerator_st& g, size_t slots, unsigned per_slot, Fill fill) {
   const unsigned long long first = g.offset;
-  for (unsigned long long t = 0; t < kXorwowStreams && t < n; ++t) {
-    const size_t i0 = size_t((t + kXorwowStreams - first % kXorwowStreams) % kXorwowStreams);
-    if (i0 >= n) continue;
+  for (unsigned long long t = 0; t < kXorwowStreams; ++t) {
+    const size_t k0 = size_t((t + kXorwowStreams - first % kXorwowStreams) % kXorwowStreams);
+    if (k0 >= slots) continue;
     curandStateXORWOW_t s;
-    curand_init(g.seed, t, (first + i0) / kXorwowStreams, &s);
-    for (size_t i = i0; i < n; i += kXorwowStreams) out[i] = xorwow_next(&s);
+    curand_init(g.seed, t, 0, &s);
+    xorwow_skip(&s, (first + k0) / kXorwowStreams);
+    unsigned int values[4];
+    for (size_t k = k0; k < slots; k += kXorwowStreams) {
+      for (unsigned v = 0; v < per_slot; ++v) values[v] = xorwow_next(&s);
+      fill(k, values);
+    }
   }
-  return out;
 }
 
-// Philox: one stream, curand_init(seed, 0, position).
-std::vector<unsigned int> philox_values(const curandGenerator_st& g, size_t n) {
-  std::vector<unsigned int> out(n);
-  curandStatePhilox4_32_10_t s;
-  curand_init(g.seed, 0, g.offset, &s);
-  for (size_t i = 0; i < n; ++i) out[i] = philox_next(&s);
-  return out;
+// The counter block `block` of Philox subsequence `subsequence`, keyed by the seed.
+uint4 philox_block_at(const curandGenerator_st& g, unsigned long long subsequence, unsigned block) {
+  const uint2 key = make_uint2(unsigned(g.seed), unsigned(g.seed >> 32));
+  return philox_block(make_uint4(block, 0, unsigned(subsequence), unsigned(subsequence >> 32)), key);
 }
 
-// The next n 32-bit values of the generator's order; the offset moves on.
-std::vector<unsigned int> take_values(curandGenerator_st* g, size_t n) {
-  std::vector<unsigned int> out = g->type == CURAND_RNG_PSEUDO_PHILOX4_32_10 ? philox_values(*g, n) : xorwow_values(*g, n);
-  g->offset += n;
-  return out;
+unsigned int word(const uint4& b, unsigned k) {
+  const unsigned int w[4] = {b.x, b.y, b.z, b.w};
+  return w[k & 3];
 }
+
+// Calls put(i, block, part) for output i: the block its position lies in
+// and its part of it (0..3); doubles use two blocks per subsequence.
+template <class Put>
+void philox_positions(const curandGenerator_st& g, size_t n, bool doubles, Put put) {
+  unsigned long long cached_subsequence = ~0ull;
+  unsigned cached_block = ~0u;
+  uint4 block{};
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned long long p = g.offset + i;
+    const unsigned part = unsigned(p % 4);
+    const unsigned b = doubles ? part / 2 : 0;
+    if (p / 4 != cached_subsequence || b != cached_block) {
+      block = philox_block_at(g, p / 4, b);
+      cached_subsequence = p / 4, cached_block = b;
+    }
+    put(i, block, part);
+  }
+}
+
+bool is_philox(const curandGenerator_st* g) { return g->type == CURAND_RNG_PSEUDO_PHILOX4_32_10; }
+
+// 32-bit values, through `convert`, into out[0..n).
+template <class T, class Convert>
+void fill_values(curandGenerator_st* g, T* out, size_t n, Convert convert) {
+  if (is_philox(g)) {
+    philox_positions(*g, n, false, [&](size_t i, const uint4& b, unsigned part) { out[i] = convert(word(b, part)); });
+    g->offset += n;
+  } else {
+    xorwow_slots(*g, n, 1, [&](size_t k, const unsigned int* v) { out[k] = convert(v[0]); });
+    g->offset += n;
+  }
+}
+
+void fill_uniform_doubles(curandGenerator_st* g, double* out, size_t n) {
+  if (is_philox(g)) {
+    philox_positions(*g, n, true, [&](size_t i, const uint4& b, unsigned part) {
+      const unsigned first = 2 * (part % 2);
+      out[i] = uniform_double_of(word(b, first), word(b, first + 1));
+    });
+    g->offset += n;
+  } else {
+    xorwow_slots(*g, n, 2, [&](size_t k, const unsigned int* v) { out[k] = uniform_double_of(v[0], v[1]); });
+    g->offset += n;
+  }
+}
+
+// Normal floats, then `finish` (the mean and deviation, and exp for log-normal).
+template <class Finish>
+void fill_normals(curandGenerator_st* g, float* out, size_t n, Finish finish) {
+  if (is_philox(g)) {
+    philox_positions(*g, n, false, [&](size_t i, const uint4& b, unsigned part) {
+      const unsigned first = part & 2u;
+      const float2 pair = box_muller(word(b, first), word(b, first + 1));
+      out[i] = finish(part % 2 ? pair.y : pair.x);
+    });
+    g->offset += n;
+  } else {
+    xorwow_slots(*g, n / 2, 2, [&](size_t k, const unsigned int* v) {
+      const float2 pair = box_muller(v[0], v[1]);
+      out[2 * k] = finish(pair.x);
+      out[2 * k + 1] = finish(pair.y);
+    });
+    g->offset += n / 2;
+  }
+}
+
+template <class Finish>
+void fill_normal_doubles(curandGenerator_st* g, double* out, size_t n, Finish finish) {
+  if (is_philox(g)) {
+    philox_positions(*g, n, true, [&](size_t i, const uint4& b, unsigned part) {
+      const double2 pair = box_muller_double(b.x, b.y, b.z, b.w);
+      out[i] = finish(part % 2 ? pair.y : pair.x);
+    });
+    g->offset += n;
+  } else {
+    xorwow_slots(*g, n / 2, 4, [&](size_t k, const unsigned int* v) {
+      const double2 pair = box_muller_double(v[0], v[1], v[2], v[3]);
+      out[2 * k] = finish(pair.x);
+      out[2 * k + 1] = finish(pair.y);
+    });
+    g->offset += n / 2;
+  }
+}
+
+// XORWOW's normals come in whole pairs; Philox's computes each output alone.
+bool normal_length_ok(const curandGenerator_st* g, size_t n) { return is_philox(g) || n % 2 == 0; }
 
 }  // namespace
 
@@ -159,57 +262,45 @@ curandStatus_t curandSetGeneratorOrdering(curandGenerator_t generator, curandOrd
 
 curandStatus_t curandGenerate(curandGenerator_t generator, unsigned int* outputPtr, size_t num) {
   if (!generator) return CURAND_STATUS_NOT_INITIALIZED;
-  const std::vector<unsigned int> v = take_values(generator, num);
-  for (size_t i = 0; i < num; ++i) outputPtr[i] = v[i];
+  fill_values(generator, outputPtr, num, [](unsigned int x) { return x; });
   return CURAND_STATUS_SUCCESS;
 }
 curandStatus_t curandGenerateUniform(curandGenerator_t generator, float* outputPtr, size_t num) {
   if (!generator) return CURAND_STATUS_NOT_INITIALIZED;
-  const std::vector<unsigned int> v = take_values(generator, num);
-  for (size_t i = 0; i < num; ++i) outputPtr[i] = uniform_of(v[i]);
+  fill_values(generator, outputPtr, num, [](unsigned int x) { return uniform_of(x); });
   return CURAND_STATUS_SUCCESS;
 }
 curandStatus_t curandGenerateUniformDouble(curandGenerator_t generator, double* outputPtr, size_t num) {
   if (!generator) return CURAND_STATUS_NOT_INITIALIZED;
-  const std::vector<unsigned int> v = take_values(generator, num);
-  for (size_t i = 0; i < num; ++i) outputPtr[i] = uniform_double_of(v[i]);
+  fill_uniform_doubles(generator, outputPtr, num);
   return CURAND_STATUS_SUCCESS;
 }
+// mean + stddev * z: nvcc fuses it into one FMA.
 curandStatus_t curandGenerateNormal(curandGenerator_t generator, float* outputPtr, size_t n, float mean,
                                     float stddev) {
   if (!generator) return CURAND_STATUS_NOT_INITIALIZED;
-  if (n % 2) return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
-  const std::vector<unsigned int> v = take_values(generator, n);
-  for (size_t i = 0; i < n; i += 2) {
-    const float2 pair = box_muller(v[i], v[i + 1]);
-    outputPtr[i] = std::fma(pair.x, stddev, mean);
-    outputPtr[i + 1] = std::fma(pair.y, stddev, mean);
-  }
+  if (!normal_length_ok(generator, n)) return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
+  fill_normals(generator, outputPtr, n, [&](float z) { return std::fma(stddev, z, mean); });
   return CURAND_STATUS_SUCCESS;
 }
 curandStatus_t curandGenerateNormalDouble(curandGenerator_t generator, double* outputPtr, size_t n, double mean,
                                           double stddev) {
   if (!generator) return CURAND_STATUS_NOT_INITIALIZED;
-  if (n % 2) return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
-  const std::vector<unsigned int> v = take_values(generator, 2 * n);
-  for (size_t i = 0; i < n; i += 2) {
-    const double2 pair = box_muller_double(v[2 * i], v[2 * i + 1], v[2 * i + 2], v[2 * i + 3]);
-    outputPtr[i] = std::fma(pair.x, stddev, mean);
-    outputPtr[i + 1] = std::fma(pair.y, stddev, mean);
-  }
+  if (!normal_length_ok(generator, n)) return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
+  fill_normal_doubles(generator, outputPtr, n, [&](double z) { return std::fma(stddev, z, mean); });
   return CURAND_STATUS_SUCCESS;
 }
 curandStatus_t curandGenerateLogNormal(curandGenerator_t generator, float* outputPtr, size_t n, float mean,
                                        float stddev) {
-  const curandStatus_t s = curandGenerateNormal(generator, outputPtr, n, mean, stddev);
-  if (s == CURAND_STATUS_SUCCESS)
-    for (size_t i = 0; i < n; ++i) outputPtr[i] = exp_of(outputPtr[i]);
-  return s;
+  if (!generator) return CURAND_STATUS_NOT_INITIALIZED;
+  if (!normal_length_ok(generator, n)) return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
+  fill_normals(generator, outputPtr, n, [&](float z) { return exp_of(std::fma(stddev, z, mean)); });
+  return CURAND_STATUS_SUCCESS;
 }
 curandStatus_t curandGenerateLogNormalDouble(curandGenerator_t generator, double* outputPtr, size_t n, double mean,
                                              double stddev) {
-  const curandStatus_t s = curandGenerateNormalDouble(generator, outputPtr, n, mean, stddev);
-  if (s == CURAND_STATUS_SUCCESS)
-    for (size_t i = 0; i < n; ++i) outputPtr[i] = std::exp(outputPtr[i]);
-  return s;
+  if (!generator) return CURAND_STATUS_NOT_INITIALIZED;
+  if (!normal_length_ok(generator, n)) return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
+  fill_normal_doubles(generator, outputPtr, n, [&](double z) { return std::exp(std::fma(stddev, z, mean)); });
+  return CURAND_STATUS_SUCCESS;
 }
