@@ -370,8 +370,12 @@ template <class State>
 inline float curand_uniform(State* state) {
   return warpviz::curand_detail::uniform_of(curand(state));
 }
-template <class State>
-inline double curand_uniform_double(State* state) {
+// XORWOW's double takes 53 bits from two values; Philox's takes one value.
+inline double curand_uniform_double(curandStateXORWOW_t* state) {
+  const unsigned int x = curand(state);
+  return warpviz::curand_detail::uniform_double_of(x, curand(state));
+}
+inline double curand_uniform_double(curandStatePhilox4_32_10_t* state) {
   return warpviz::curand_detail::uniform_double_of(curand(state));
 }
 inline float4 curand_uniform4(curandStatePhilox4_32_10_t* state) {
