@@ -17,8 +17,15 @@
 struct curandGenerator_st {
   curandRngType_t type = CURAND_RNG_PSEUDO_XORWOW;
   unsigned long long seed = 0;    // cuRAND's default seed
-  unsigned long long offset = 0;  // values taken so far: the set offset plus each call's
+  unsigned long long offset = 0;  // as set by curandSetGeneratorOffset
   cudaStream_t stream = nullptr;
+  // Where generation stands (see "The default ordering"): the next output
+  // position, and each stream's state, made from seed and offset at the
+  // first call after either is set.
+  bool streams_ready = false;
+  unsigned long long position = 0;
+  std::vector<curandStateXORWOW_t> xorwow_streams;
+  std::vector<unsigned long long> philox_blocks_taken;  // per subsequence
 };
 
 namespace {
@@ -65,49 +72,61 @@ curandStatus_t create(curandGenerator_t* generator, curandRngType_t type) {
 // ============================================================================
 // [SECTION] The default ordering: which value of which stream lands where
 // ============================================================================
-// As measured on the GPU (tests/h200_probes/curand/): a generator's offset
-// counts positions, and each call fills the next ones.
+// As libcurand lays it out (measured: tests/h200_probes/curand/). The
+// generator keeps one state per stream, which every call continues, and a
+// position that counts outputs (XORWOW: slots) and picks the stream.
 //
 // XORWOW: 4096 streams, curand_init(seed, t, 0) for t = 0..4095. A call's
-// k-th slot (one value of curandGenerate or curandGenerateUniform, one
-// double of curandGenerateUniformDouble, one Box-Muller pair of the normals)
-// is position q = offset + k and comes from stream q mod 4096: consecutive
-// slots from consecutive streams. A slot takes per_slot 32-bit values of its
-// stream (1; 2 for a double or a float pair; 4 for a double pair), one after
-// another within a call; but the offset counts slots, not values, and each
-// call starts a stream at the offset's count of slots that fell to it, as if
-// every earlier slot had taken one value.
+// k-th slot (a value of curandGenerate or curandGenerateUniform, a double of
+// curandGenerateUniformDouble, a Box-Muller pair of the normals) is position
+// q = position + k and takes its 1, 2 or 4 values from stream q mod 4096,
+// so consecutive slots come from consecutive streams. The offset o counts as
+// o slots of one value: stream t starts o / 4096 values on, one more where
+// t < o mod 4096.
 //
-// Philox: output i is position p = offset + i, and the offset moves on by
-// the outputs. Position p lies in subsequence p / 4, whose first counter
-// block (ctr.x = 0) holds four 32-bit values; a value, a uniform float or a
-// normal float (a pair from values 0,1 or 2,3) takes its part of that block.
-// A double takes its pair of values from block (p mod 4) / 2 of the
-// subsequence, so four doubles use two blocks.
+// Philox: 65536 streams, the subsequences t of the seed. Output i of a call
+// is position p = position + i; four positions make a group p / 4, and group
+// g belongs to stream g mod 65536, which gives it its next counter block: a
+// value, a uniform float or a normal float (a pair from values 0,1 or 2,3)
+// takes its part p mod 4 of the four values; a double takes two values, so a
+// group of four doubles takes two blocks, pair (p mod 4) / 2. A stream moves
+// on once its group is complete (a call may end inside a group; the next
+// continues it). The offset counts positions, one block per group before it.
 constexpr unsigned long long kXorwowStreams = 4096;
+constexpr unsigned long long kPhiloxStreams = 65536;
+
+bool is_philox(const curandGenerator_st* g) { return g->type == CURAND_RNG_PSEUDO_PHILOX4_32_10; }
+
+// The streams as seed and offset make them.
+void ready_streams(curandGenerator_st* g) {
+  if (g->streams_ready) return;
+  const unsigned long long o = g->offset;
+  if (is_philox(g)) {
+    const unsigned long long groups = o / 4;
+    g->philox_blocks_taken.assign(kPhiloxStreams, groups / kPhiloxStreams);
+    for (unsigned long long t = 0; t < groups % kPhiloxStreams; ++t) ++g->philox_blocks_taken[t];
+  } else {
+    g->xorwow_streams.resize(kXorwowStreams);
+    for (unsigned long long t = 0; t < kXorwowStreams; ++t) {
+      curand_init(g->seed, t, 0, &g->xorwow_streams[t]);
+      xorwow_skip(&g->xorwow_streams[t], o / kXorwowStreams + (t < o % kXorwowStreams ? 1 : 0));
+    }
+  }
+  g->position = o;
+  g->streams_ready = true;
+}
 
 // Calls fill(k, values) for each of `slots` slots, with its per_slot values.
 template <class Fill>
-void xorwow_slots(const curandGenerator_st& g, size_t slots, unsigned per_slot, Fill fill) {
-  const unsigned long long first = g.offset;
-  for (unsigned long long t = 0; t < kXorwowStreams; ++t) {
-    const size_t k0 = size_t((t + kXorwowStreams - first % kXorwowStreams) % kXorwowStreams);
-    if (k0 >= slots) continue;
-    curandStateXORWOW_t s;
-    curand_init(g.seed, t, 0, &s);
-    xorwow_skip(&s, (first + k0) / kXorwowStreams);
-    unsigned int values[4];
-    for (size_t k = k0; k < slots; k += kXorwowStreams) {
-      for (unsigned v = 0; v < per_slot; ++v) values[v] = xorwow_next(&s);
-      fill(k, values);
-    }
+void xorwow_slots(curandGenerator_st* g, size_t slots, unsigned per_slot, Fill fill) {
+  ready_streams(g);
+  unsigned int values[4];
+  for (size_t k = 0; k < slots; ++k) {
+    curandStateXORWOW_t* s = &g->xorwow_streams[(g->position + k) % kXorwowStreams];
+    for (unsigned v = 0; v < per_slot; ++v) values[v] = xorwow_next(s);
+    fill(k, values);
   }
-}
-
-// The counter block `block` of Philox subsequence `subsequence`, keyed by the seed.
-uint4 philox_block_at(const curandGenerator_st& g, unsigned long long subsequence, unsigned block) {
-  const uint2 key = make_uint2(unsigned(g.seed), unsigned(g.seed >> 32));
-  return philox_block(make_uint4(block, 0, unsigned(subsequence), unsigned(subsequence >> 32)), key);
+  g->position += slots;
 }
 
 unsigned int word(const uint4& b, unsigned k) {
@@ -115,88 +134,78 @@ unsigned int word(const uint4& b, unsigned k) {
   return w[k & 3];
 }
 
-// Calls put(i, block, part) for output i: the block its position lies in
-// and its part of it (0..3); doubles use two blocks per subsequence.
+// Calls put(i, block, part) for each of n outputs: the counter block its
+// position takes and its part of the group (0..3).
 template <class Put>
-void philox_positions(const curandGenerator_st& g, size_t n, bool doubles, Put put) {
-  unsigned long long cached_subsequence = ~0ull;
-  unsigned cached_block = ~0u;
+void philox_positions(curandGenerator_st* g, size_t n, bool doubles, Put put) {
+  ready_streams(g);
+  const uint2 key = make_uint2(unsigned(g->seed), unsigned(g->seed >> 32));
+  unsigned long long cached_stream = ~0ull, cached_block = ~0ull;
   uint4 block{};
   for (size_t i = 0; i < n; ++i) {
-    const unsigned long long p = g.offset + i;
+    const unsigned long long p = g->position + i, stream = p / 4 % kPhiloxStreams;
     const unsigned part = unsigned(p % 4);
-    const unsigned b = doubles ? part / 2 : 0;
-    if (p / 4 != cached_subsequence || b != cached_block) {
-      block = philox_block_at(g, p / 4, b);
-      cached_subsequence = p / 4, cached_block = b;
+    unsigned long long& taken = g->philox_blocks_taken[stream];
+    const unsigned long long b = taken + (doubles ? part / 2 : 0);
+    if (stream != cached_stream || b != cached_block) {
+      block = philox_block(make_uint4(unsigned(b), unsigned(b >> 32), unsigned(stream), 0), key);
+      cached_stream = stream, cached_block = b;
     }
     put(i, block, part);
+    if (part == 3) taken += doubles ? 2 : 1;
   }
+  g->position += n;
 }
-
-bool is_philox(const curandGenerator_st* g) { return g->type == CURAND_RNG_PSEUDO_PHILOX4_32_10; }
 
 // 32-bit values, through `convert`, into out[0..n).
 template <class T, class Convert>
 void fill_values(curandGenerator_st* g, T* out, size_t n, Convert convert) {
-  if (is_philox(g)) {
-    philox_positions(*g, n, false, [&](size_t i, const uint4& b, unsigned part) { out[i] = convert(word(b, part)); });
-    g->offset += n;
-  } else {
-    xorwow_slots(*g, n, 1, [&](size_t k, const unsigned int* v) { out[k] = convert(v[0]); });
-    g->offset += n;
-  }
+  if (is_philox(g))
+    philox_positions(g, n, false, [&](size_t i, const uint4& b, unsigned part) { out[i] = convert(word(b, part)); });
+  else
+    xorwow_slots(g, n, 1, [&](size_t k, const unsigned int* v) { out[k] = convert(v[0]); });
 }
 
 void fill_uniform_doubles(curandGenerator_st* g, double* out, size_t n) {
-  if (is_philox(g)) {
-    philox_positions(*g, n, true, [&](size_t i, const uint4& b, unsigned part) {
+  if (is_philox(g))
+    philox_positions(g, n, true, [&](size_t i, const uint4& b, unsigned part) {
       const unsigned first = 2 * (part % 2);
       out[i] = uniform_double_of(word(b, first), word(b, first + 1));
     });
-    g->offset += n;
-  } else {
-    xorwow_slots(*g, n, 2, [&](size_t k, const unsigned int* v) { out[k] = uniform_double_of(v[0], v[1]); });
-    g->offset += n;
-  }
+  else
+    xorwow_slots(g, n, 2, [&](size_t k, const unsigned int* v) { out[k] = uniform_double_of(v[0], v[1]); });
 }
 
 // Normal floats, then `finish` (the mean and deviation, and exp for log-normal).
 template <class Finish>
 void fill_normals(curandGenerator_st* g, float* out, size_t n, Finish finish) {
-  if (is_philox(g)) {
-    philox_positions(*g, n, false, [&](size_t i, const uint4& b, unsigned part) {
+  if (is_philox(g))
+    philox_positions(g, n, false, [&](size_t i, const uint4& b, unsigned part) {
       const unsigned first = part & 2u;
       const float2 pair = box_muller(word(b, first), word(b, first + 1));
       out[i] = finish(part % 2 ? pair.y : pair.x);
     });
-    g->offset += n;
-  } else {
-    xorwow_slots(*g, n / 2, 2, [&](size_t k, const unsigned int* v) {
+  else
+    xorwow_slots(g, n / 2, 2, [&](size_t k, const unsigned int* v) {
       const float2 pair = box_muller(v[0], v[1]);
       out[2 * k] = finish(pair.x);
       out[2 * k + 1] = finish(pair.y);
     });
-    g->offset += n / 2;
-  }
 }
 
 template <class Finish>
 void fill_normal_doubles(curandGenerator_st* g, double* out, size_t n, Finish finish) {
-  if (is_philox(g)) {
-    philox_positions(*g, n, true, [&](size_t i, const uint4& b, unsigned part) {
+  if (is_philox(g))
+    philox_positions(g, n, true, [&](size_t i, const uint4& b, unsigned part) {
       const double2 pair = box_muller_double(b.x, b.y, b.z, b.w);
       out[i] = finish(part % 2 ? pair.y : pair.x);
     });
-    g->offset += n;
-  } else {
-    xorwow_slots(*g, n / 2, 4, [&](size_t k, const unsigned int* v) {
+  else
+    xorwow_slots(g, n / 2, 4, [&](size_t k, const unsigned int* v) {
       const double2 pair = box_muller_double(v[0], v[1], v[2], v[3]);
       out[2 * k] = finish(pair.x);
       out[2 * k + 1] = finish(pair.y);
     });
-    g->offset += n / 2;
-  }
 }
 
 // XORWOW's normals come in whole pairs; Philox's computes each output alone.
@@ -239,15 +248,17 @@ curandStatus_t curandSetStream(curandGenerator_t generator, cudaStream_t stream)
   generator->stream = stream;
   return CURAND_STATUS_SUCCESS;
 }
-// A new seed starts the sequence again from the offset set before.
+// A new seed or offset starts the streams again (at the next call).
 curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t generator, unsigned long long seed) {
   if (!generator) return CURAND_STATUS_NOT_INITIALIZED;
   generator->seed = seed;
+  generator->streams_ready = false;
   return CURAND_STATUS_SUCCESS;
 }
 curandStatus_t curandSetGeneratorOffset(curandGenerator_t generator, unsigned long long offset) {
   if (!generator) return CURAND_STATUS_NOT_INITIALIZED;
   generator->offset = offset;
+  generator->streams_ready = false;
   return CURAND_STATUS_SUCCESS;
 }
 curandStatus_t curandSetGeneratorOrdering(curandGenerator_t generator, curandOrdering_t order) {
