@@ -3,6 +3,9 @@
 // computed once, at the first skip, by repeated squaring; a skip of n * 2^k
 // steps applies those of n's set bits shifted by k (powers of one map
 // commute, so the order does not matter). Curand_init's subsequence is k = 67.
+// Each power is kept as 20 tables of what each value of one byte of the
+// state contributes, so applying it is 20 lookups: a program that calls
+// curand_init(seed, thread, 0) in a million threads does 20 million.
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -49,16 +52,48 @@ Words step(const Words& v) {
   return out;
 }
 
-const std::vector<LinearMap>& powers_of_two() {
-  static const std::vector<LinearMap> powers = [] {
-    std::vector<LinearMap> p(kPowers);
+constexpr int kBytes = kBits / 8;
+
+// A linear map by bytes: the image of each value of each byte of the input.
+struct ByteTables {
+  std::array<std::array<Words, 256>, kBytes> image_of_byte;
+
+  explicit ByteTables(const LinearMap& m) {
+    for (int byte = 0; byte < kBytes; ++byte)
+      for (int value = 0; value < 256; ++value) {
+        Words sum{};
+        for (int b = 0; b < 8; ++b)
+          if ((value >> b) & 1)
+            for (int w = 0; w < kWords; ++w) sum[w] ^= m.image_of_bit[8 * byte + b][w];
+        image_of_byte[byte][value] = sum;
+      }
+  }
+
+  Words apply(const Words& v) const {
+    Words out{};
+    for (int byte = 0; byte < kBytes; ++byte) {
+      const Words& part = image_of_byte[byte][(v[byte / 4] >> (8 * (byte % 4))) & 0xffu];
+      for (int w = 0; w < kWords; ++w) out[w] ^= part[w];
+    }
+    return out;
+  }
+};
+
+const std::vector<ByteTables>& powers_of_two() {
+  static const std::vector<ByteTables> powers = [] {
+    LinearMap power;
     for (int bit = 0; bit < kBits; ++bit) {
       Words unit{};
       unit[bit / 32] = 1u << (bit % 32);
-      p[0].image_of_bit[bit] = step(unit);
+      power.image_of_bit[bit] = step(unit);
     }
-    for (int k = 1; k < kPowers; ++k) p[k] = p[k - 1].squared();
-    return p;
+    std::vector<ByteTables> tables;
+    tables.reserve(kPowers);
+    for (int k = 0; k < kPowers; ++k) {
+      tables.emplace_back(power);
+      power = power.squared();
+    }
+    return tables;
   }();
   return powers;
 }
@@ -67,7 +102,7 @@ const std::vector<LinearMap>& powers_of_two() {
 
 void xorwow_jump(unsigned int v[5], unsigned long long n, unsigned log2_unit) {
   if (n == 0) return;
-  const std::vector<LinearMap>& powers = powers_of_two();
+  const std::vector<ByteTables>& powers = powers_of_two();
   Words words;
   for (int w = 0; w < kWords; ++w) words[w] = v[w];
   for (int bit = 0; bit < 64; ++bit)
