@@ -1,7 +1,8 @@
 // cuRAND on the CPU against a GPU: the probe tests/h200_probes/curand/
 // curand_probe.cu, run through warpviz-cli as a user runs it, prints what
 // curand.h and curand_kernel.h give (as hex, line by line); every line must
-// equal the GPU's (curand_probe.out beside it). Bits and uniforms must be
+// equal the GPU's (curand_probe.out beside it). The host API is also held to
+// libcurand's own host generator, run here (host_generator_probe.cpp). Bits and uniforms must be
 // equal to the bit. The normal and log-normal values pass through the GPU's
 // logf/__sincosf/expf (log/sincospi/exp for doubles), which the CPU gives
 // correctly rounded instead: those lines may differ in the last bits, within
@@ -31,6 +32,19 @@ std::vector<std::string> lines_of(const std::string& text) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
+}
+
+// A command's stdout and exit code.
+std::string output_of(const std::string& command, int* exit_code) {
+  std::string out;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return out;
+  char buffer[65536];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
+  const int status = pclose(pipe);
+  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
 }
 
 // A value line: "LABEL... DIST INDEX HEX"; its last word is the value.
@@ -91,6 +105,42 @@ bool close_enough(uint64_t gpu, uint64_t cpu, bool wide) {
   return std::fabs(a - b) <= bound;
 }
 
+// Every line equal, but for normal and log-normal values within
+// close_enough; reports how many of those are equal to the bit.
+void compare_lines(const std::vector<std::string>& expected, const std::vector<std::string>& cpu, const char* what) {
+  const std::vector<std::string>& gpu = expected;
+  size_t exact = 0, math_lines = 0, math_exact = 0, wrong = 0;
+  double worst = 0;
+  std::string first_wrong;
+  for (size_t i = 0; i < gpu.size(); ++i) {
+    if (cpu[i] == gpu[i]) {
+      ++exact;
+      const ValueLine g = parse(gpu[i]);
+      if (g.ok && through_math(g)) ++math_lines, ++math_exact;
+      continue;
+    }
+    const ValueLine g = parse(gpu[i]), c = parse(cpu[i]);
+    bool close = false;
+    if (g.ok && c.ok && g.head == c.head && through_math(g)) {
+      ++math_lines;
+      const bool wide = is_double(g);
+      worst = std::max(worst, std::fabs(value_of(g.value, wide) - value_of(c.value, wide)));
+      close = close_enough(g.value, c.value, wide);
+    }
+    if (!close) {
+      if (first_wrong.empty()) first_wrong = "line " + std::to_string(i + 1) + ": expected '" + gpu[i] + "', CPU '" + cpu[i] + "'";
+      ++wrong;
+    }
+  }
+  WARN(what << ": " << gpu.size() << " lines, " << exact << " equal to the bit; of " << math_lines
+                        << " through logf/sincos/exp, " << math_exact << " equal to the bit, the worst "
+                        << worst << " apart");
+  INFO(first_wrong);
+  CHECK(wrong == 0);
+  // Everything that is not a normal or log-normal value is exact.
+  CHECK(exact + (math_lines - math_exact) == gpu.size());
+}
+
 }  // namespace
 
 TEST_CASE("cuRAND's host and device API give the GPU's values", "[user][curand]") {
@@ -111,38 +161,31 @@ TEST_CASE("cuRAND's host and device API give the GPU's values", "[user][curand]"
   if (cpu.size() > gpu.size()) cpu.resize(gpu.size());
   REQUIRE(cpu.size() == gpu.size());
 
-  // Verify, line by line.
-  size_t exact = 0, math_lines = 0, math_exact = 0, wrong = 0;
-  double worst = 0;
-  std::string first_wrong;
-  for (size_t i = 0; i < gpu.size(); ++i) {
-    if (cpu[i] == gpu[i]) {
-      ++exact;
-      const ValueLine g = parse(gpu[i]);
-      if (g.ok && through_math(g)) ++math_lines, ++math_exact;
-      continue;
-    }
-    const ValueLine g = parse(gpu[i]), c = parse(cpu[i]);
-    bool close = false;
-    if (g.ok && c.ok && g.head == c.head && through_math(g)) {
-      ++math_lines;
-      const bool wide = is_double(g);
-      worst = std::max(worst, std::fabs(value_of(g.value, wide) - value_of(c.value, wide)));
-      close = close_enough(g.value, c.value, wide);
-    }
-    if (!close) {
-      if (first_wrong.empty()) first_wrong = "line " + std::to_string(i + 1) + ": GPU '" + gpu[i] + "', CPU '" + cpu[i] + "'";
-      ++wrong;
-    }
-  }
-  WARN("cuRAND probe: " << gpu.size() << " lines, " << exact << " equal to the bit; of " << math_lines
-                        << " through logf/sincos/exp, " << math_exact << " equal to the bit, the worst "
-                        << worst << " apart");
-  INFO(first_wrong);
-  CHECK(wrong == 0);
-  // Everything that is not a normal or log-normal value is exact.
-  CHECK(exact + (math_lines - math_exact) == gpu.size());
+  compare_lines(gpu, cpu, "cuRAND probe against the GPU");
 }
+
+#ifdef WARPVIZ_CURAND_HOST_GENERATOR_PROBE
+TEST_CASE("cuRAND's host API lays its values out as libcurand's host generator does", "[user][curand]") {
+  // Prepare: libcurand's own host generator (the CUDA toolkit's), on this CPU.
+  int exit_code = -1;
+  const std::vector<std::string> expected = lines_of(output_of(WARPVIZ_CURAND_HOST_GENERATOR_PROBE, &exit_code));
+  REQUIRE(exit_code == 0);
+  REQUIRE(expected.size() > 1000);
+  // Run: the same source through warpviz-cli.
+  const auto run = run_cli("run " + kProbeDir + "/host_generator_probe.cpp -lcurand --timeout 300", false);
+  INFO(run.out.substr(0, 2000));
+  REQUIRE(run.exit_code == 0);
+  std::vector<std::string> cpu = lines_of(run.out);
+  if (cpu.size() > expected.size()) cpu.resize(expected.size());
+  REQUIRE(cpu.size() == expected.size());
+  // Verify
+  compare_lines(expected, cpu, "cuRAND host API against libcurand's host generator");
+}
+#else
+TEST_CASE("cuRAND's host API lays its values out as libcurand's host generator does", "[user][curand]") {
+  WARN("skipped: built without the CUDA toolkit's libcurand");
+}
+#endif
 
 TEST_CASE("a cuRAND generator the CPU does not have is an error that names it; odd normal lengths", "[user][curand]") {
   // Prepare
