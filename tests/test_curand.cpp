@@ -70,17 +70,27 @@ ValueLine parse(const std::string& line) {
   return v;
 }
 
-bool is_double(const ValueLine& v) { return v.dist.find("double") != std::string::npos; }
-// Which lines pass through a transcendental function on the GPU: the host
-// API's normal and log-normal, and the device API fields that hold them
-// (the probe's field numbers: curand_probe.cu, xorwow_fields and philox_fields).
+// The probe's device fields (curand_probe.cu, xorwow_fields and philox_fields):
+// which hold a double, and which pass through a transcendental function.
+int device_field(const ValueLine& v) {
+  if (v.head.rfind("device ", 0) != 0) return -1;
+  return std::atoi(v.head.c_str() + v.head.find(" field") + 6);
+}
+bool is_xorwow(const ValueLine& v) { return v.head.find("xorwow") != std::string::npos; }
+
+bool is_double(const ValueLine& v) {
+  const int f = device_field(v);
+  if (f < 0) return v.dist.find("double") != std::string::npos;
+  if (is_xorwow(v)) return f == 5 || (f >= 12 && f <= 14) || f == 16;
+  return (f >= 22 && f <= 28) || f == 30;
+}
+// Which lines pass through logf/__sincosf/expf (log/sincospi/exp) on the GPU:
+// the host API's normal and log-normal, and the device fields that hold them.
 bool through_math(const ValueLine& v) {
-  if (v.dist.find("normal") != std::string::npos) return true;
-  if (v.head.rfind("device ", 0) != 0) return false;
-  const size_t at = v.head.find(" field");
-  const int field = std::atoi(v.head.c_str() + at + 6);
-  if (v.head.find("device xorwow") == 0) return field >= 6 && field <= 16;
-  return (field >= 14 && field <= 21) || (field >= 25 && field <= 30);
+  const int f = device_field(v);
+  if (f < 0) return v.dist.find("normal") != std::string::npos;
+  if (is_xorwow(v)) return f >= 6 && f <= 16;
+  return (f >= 14 && f <= 21) || (f >= 25 && f <= 30);
 }
 
 double value_of(uint64_t bits, bool wide) {
@@ -164,26 +174,40 @@ TEST_CASE("cuRAND's host and device API give the GPU's values", "[user][curand]"
   compare_lines(gpu, cpu, "cuRAND probe against the GPU");
 }
 
-#ifdef WARPVIZ_CURAND_HOST_GENERATOR_PROBE
-TEST_CASE("cuRAND's host API lays its values out as libcurand's host generator does", "[user][curand]") {
-  // Prepare: libcurand's own host generator (the CUDA toolkit's), on this CPU.
+namespace {
+
+// The reference program's lines, and the same source's through warpviz-cli.
+void compare_with_reference(const std::string& reference_program, const std::string& source, const char* what) {
+  // Prepare: the reference, built against the CUDA toolkit, run on this CPU.
   int exit_code = -1;
-  const std::vector<std::string> expected = lines_of(output_of(WARPVIZ_CURAND_HOST_GENERATOR_PROBE, &exit_code));
+  const std::vector<std::string> expected = lines_of(output_of(reference_program, &exit_code));
   REQUIRE(exit_code == 0);
   REQUIRE(expected.size() > 1000);
   // Run: the same source through warpviz-cli.
-  const auto run = run_cli("run " + kProbeDir + "/host_generator_probe.cpp -lcurand --timeout 300", false);
+  const auto run = run_cli("run " + kProbeDir + "/" + source + " -lcurand --timeout 300", false);
   INFO(run.out.substr(0, 2000));
   REQUIRE(run.exit_code == 0);
   std::vector<std::string> cpu = lines_of(run.out);
   if (cpu.size() > expected.size()) cpu.resize(expected.size());
   REQUIRE(cpu.size() == expected.size());
   // Verify
-  compare_lines(expected, cpu, "cuRAND host API against libcurand's host generator");
+  compare_lines(expected, cpu, what);
+}
+
+}  // namespace
+
+#ifdef WARPVIZ_CURAND_HOST_GENERATOR_PROBE
+TEST_CASE("cuRAND's host API lays its values out as libcurand's host generator does", "[user][curand]") {
+  compare_with_reference(WARPVIZ_CURAND_HOST_GENERATOR_PROBE, "host_generator_probe.cpp",
+                         "cuRAND host API against libcurand's host generator");
+}
+TEST_CASE("cuRAND's device API computes what curand_kernel.h computes", "[user][curand]") {
+  compare_with_reference(WARPVIZ_CURAND_DEVICE_API_HOST_PROBE, "device_api_host_probe.cpp",
+                         "cuRAND device API against curand_kernel.h on the host");
 }
 #else
-TEST_CASE("cuRAND's host API lays its values out as libcurand's host generator does", "[user][curand]") {
-  WARN("skipped: built without the CUDA toolkit's libcurand");
+TEST_CASE("cuRAND against libcurand and curand_kernel.h on the host", "[user][curand]") {
+  WARN("skipped: built without the CUDA toolkit");
 }
 #endif
 
