@@ -424,6 +424,12 @@ inline float2 curand_log_normal2(State* state, float mean, float stddev) {
   const float2 pair = warpviz::curand_detail::pair_of(state);
   return make_float2(exp_of(std::fma(stddev, pair.x, mean)), exp_of(std::fma(stddev, pair.y, mean)));
 }
+inline float4 curand_log_normal4(curandStatePhilox4_32_10_t* state, float mean, float stddev) {
+  using warpviz::curand_detail::exp_of;
+  const float4 z = curand_normal4(state);
+  return make_float4(exp_of(std::fma(stddev, z.x, mean)), exp_of(std::fma(stddev, z.y, mean)),
+                     exp_of(std::fma(stddev, z.z, mean)), exp_of(std::fma(stddev, z.w, mean)));
+}
 template <class State>
 inline double curand_log_normal_double(State* state, double mean, double stddev) {
   return warpviz::curand_detail::log_normal_double_from_pair(
