@@ -211,7 +211,7 @@ TEST_CASE("cuRAND against libcurand and curand_kernel.h on the host", "[user][cu
 }
 #endif
 
-TEST_CASE("a cuRAND generator the CPU does not have is an error that names it; odd normal lengths", "[user][curand]") {
+TEST_CASE("a cuRAND generator the CPU does not have is an error that names it, and XORWOW wants even normal lengths", "[user][curand]") {
   // Prepare
   TempDir dir("curand_mrg");
   const std::string path = dir.write("mrg.cu", R"(
