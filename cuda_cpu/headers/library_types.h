@@ -21,3 +21,11 @@ enum cudaDataType_t {
   CUDA_C_32U = 13,
 };
 using cudaDataType = cudaDataType_t;
+
+// Which number of a library's version cuRAND's and cuBLAS's GetProperty give.
+enum libraryPropertyType_t {
+  MAJOR_VERSION = 0,
+  MINOR_VERSION = 1,
+  PATCH_LEVEL = 2,
+};
+using libraryPropertyType = libraryPropertyType_t;
