@@ -296,3 +296,18 @@ TEST_CASE("cudaMallocAsync and cudaFreeAsync: memory a kernel on the stream fill
       {"last", 93, "lane 31 wrote 3 * 31"},
   });
 }
+
+TEST_CASE("cudaPointerGetAttributes tells device, pinned and plain memory; cudaLaunchKernel needs no other header",
+          "[device_api][runtime]") {
+  const auto v = run_cases("pointer_attributes.cu");
+  check_cases(v, {
+      {"device_type", 2, "cudaMemoryTypeDevice, for a pointer inside a cudaMalloc"},
+      {"device_pointer_same", 1, "the device pointer is the pointer asked about"},
+      {"pinned_type", 1, "cudaMemoryTypeHost, for cudaMallocHost"},
+      {"pinned_end_type", 1, "the last word of the pinned allocation"},
+      {"stack_type", 0, "cudaMemoryTypeUnregistered, for a plain host pointer"},
+      {"null_attributes", 1, "cudaErrorInvalidValue"},
+      {"launch_kernel", 0, "cudaSuccess"},
+      {"launched_value", 42, "2 * 21, from the kernel cudaLaunchKernel ran"},
+  });
+}

@@ -15,6 +15,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -301,11 +303,53 @@ cudaError_t cudaMalloc(void** ptr, size_t bytes) {
   return *ptr ? cudaSuccess : set_error(cudaErrorMemoryAllocation);
 }
 cudaError_t cudaMallocManaged(void** ptr, size_t bytes, unsigned) { return cudaMalloc(ptr, bytes); }
-cudaError_t cudaMallocHost(void** ptr, size_t bytes) { return cudaMalloc(ptr, bytes); }
-cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned) { return cudaMalloc(ptr, bytes); }
+namespace {
+// Pinned host allocations, start and end, for cudaPointerGetAttributes.
+std::map<const char*, const char*>& pinned_host_allocations() {
+  static std::map<const char*, const char*> allocations;
+  return allocations;
+}
+std::mutex g_pinned_mutex;
+cudaError_t pinned_alloc(void** ptr, size_t bytes) {
+  const cudaError_t e = cudaMalloc(ptr, bytes);
+  if (e == cudaSuccess && *ptr) {
+    std::lock_guard<std::mutex> lock(g_pinned_mutex);
+    const char* start = static_cast<const char*>(*ptr);
+    pinned_host_allocations()[start] = start + bytes;
+  }
+  return e;
+}
+}  // namespace
+cudaError_t cudaMallocHost(void** ptr, size_t bytes) { return pinned_alloc(ptr, bytes); }
+cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned) { return pinned_alloc(ptr, bytes); }
 cudaError_t cudaFree(void* ptr) {
   if (const cudaError_t lost = wait_for_device()) return lost;
-  if (ptr) warpviz::user::guarded_free(ptr);
+  if (ptr) {
+    {
+      std::lock_guard<std::mutex> lock(g_pinned_mutex);
+      pinned_host_allocations().erase(static_cast<const char*>(ptr));
+    }
+    warpviz::user::guarded_free(ptr);
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
+  if (!attributes) return set_error(cudaErrorInvalidValue);
+  *attributes = cudaPointerAttributes{cudaMemoryTypeUnregistered, 0, nullptr, nullptr};
+  if (!ptr) return cudaSuccess;
+  bool pinned = false;
+  {
+    std::lock_guard<std::mutex> lock(g_pinned_mutex);
+    const char* p = static_cast<const char*>(ptr);
+    auto it = pinned_host_allocations().upper_bound(p);
+    pinned = it != pinned_host_allocations().begin() && p < (--it)->second;
+  }
+  if (pinned || warpviz::user::points_into_allocation(ptr)) {
+    // One memory here: the device's pointer and the host's are the same.
+    attributes->type = pinned ? cudaMemoryTypeHost : cudaMemoryTypeDevice;
+    attributes->devicePointer = const_cast<void*>(ptr);
+    attributes->hostPointer = const_cast<void*>(ptr);
+  }
   return cudaSuccess;
 }
 cudaError_t cudaFreeHost(void* ptr) { return cudaFree(ptr); }

@@ -24,6 +24,9 @@
 #include "warpviz/device_math.h"
 #include "warpviz/removed_warp_intrinsics.h"
 #include "warpviz/launch_dims.h"
+// cudaLaunchKernel and cudaLaunchCooperativeKernel, for every file that
+// includes cuda_runtime.h, not only those that include cooperative_groups.h.
+#include "warpviz/cooperative_launch.h"
 
 // Names a host variable may take too, as in CUDA (launch_dims.h). The headers
 // above read the running thread's; they are the same for a whole launch.

@@ -333,6 +333,23 @@ cudaError_t cudaMallocAsync(T** ptr, size_t bytes, cudaStream_t stream) {
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream);
 cudaError_t cudaFree(void* ptr);
 cudaError_t cudaFreeHost(void* ptr);
+
+enum cudaMemoryType {
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3,
+};
+struct cudaPointerAttributes {
+  cudaMemoryType type;
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+};
+// Host for memory from cudaMallocHost/cudaHostAlloc, Device for the rest the
+// runtime allocated (managed memory included: here it is all one memory),
+// Unregistered for anything else, as CUDA 11 on answers for a plain pointer.
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr);
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind,
                             cudaStream_t stream = nullptr);
