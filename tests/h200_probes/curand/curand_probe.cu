@@ -27,27 +27,7 @@ __host__ __device__ unsigned long long bits(double d) {
   return u;
 }
 
-static const char* rng_name(curandRngType_t t) {
-  return t == CURAND_RNG_PSEUDO_PHILOX4_32_10 ? "philox" : t == CURAND_RNG_PSEUDO_XORWOW ? "xorwow" : "default";
-}
-
-// ---------------------------------------------------------------------------
-// Host API
-// ---------------------------------------------------------------------------
-
-enum class Dist { Bits, Uniform, UniformDouble, Normal, NormalDouble, LogNormal, LogNormalDouble };
-static const char* dist_name(Dist d) {
-  switch (d) {
-    case Dist::Bits: return "bits";
-    case Dist::Uniform: return "uniform";
-    case Dist::UniformDouble: return "uniform_double";
-    case Dist::Normal: return "normal";
-    case Dist::NormalDouble: return "normal_double";
-    case Dist::LogNormal: return "log_normal";
-    case Dist::LogNormalDouble: return "log_normal_double";
-  }
-  return "?";
-}
+#include "probe_names.h"
 
 // One call on `gen` into device memory; prints the status, then every value
 // (or the first `shown` of them and the last).
@@ -93,66 +73,12 @@ static curandGenerator_t make(curandRngType_t type, unsigned long long seed, uns
   return gen;
 }
 
+#include "host_api_cases.inc"
+
 static void host_api(curandRngType_t type) {
   char label[128];
   const char* name = rng_name(type);
-  // Each distribution from a fresh generator, seed 1337.
-  const Dist all[] = {Dist::Bits, Dist::Uniform, Dist::UniformDouble, Dist::Normal, Dist::NormalDouble,
-                      Dist::LogNormal, Dist::LogNormalDouble};
-  for (Dist d : all) {
-    curandGenerator_t gen = make(type, 1337);
-    snprintf(label, sizeof label, "host %s seed=1337", name);
-    const bool lognormal = d == Dist::LogNormal || d == Dist::LogNormalDouble;
-    generate(gen, label, d, 300, lognormal ? 0.5 : 0, lognormal ? 0.25 : 1);
-    curandDestroyGenerator(gen);
-  }
-  // Uniform of 1000 and of 4097, each from a fresh generator, then a call that
-  // continues the second.
-  {
-    curandGenerator_t gen = make(type, 1337);
-    snprintf(label, sizeof label, "host %s seed=1337 fresh", name);
-    generate(gen, label, Dist::Uniform, 1000);
-    curandDestroyGenerator(gen);
-    gen = make(type, 1337);
-    generate(gen, label, Dist::Uniform, 4097);
-    snprintf(label, sizeof label, "host %s seed=1337 after_4097", name);
-    generate(gen, label, Dist::Uniform, 300);
-    generate(gen, label, Dist::Bits, 100);
-    curandDestroyGenerator(gen);
-  }
-  // Normal with a mean and deviation, odd lengths, and what comes after them.
-  {
-    curandGenerator_t gen = make(type, 2024);
-    snprintf(label, sizeof label, "host %s seed=2024 mean=1.5 sd=2", name);
-    generate(gen, label, Dist::Normal, 302, 1.5, 2.0);
-    generate(gen, label, Dist::Normal, 301, 1.5, 2.0);
-    generate(gen, label, Dist::NormalDouble, 301, 1.5, 2.0);
-    generate(gen, label, Dist::LogNormal, 301, 1.5, 2.0);
-    snprintf(label, sizeof label, "host %s seed=2024 after_normals", name);
-    generate(gen, label, Dist::Bits, 100);
-    generate(gen, label, Dist::NormalDouble, 100, -3.0, 0.5);
-    generate(gen, label, Dist::Bits, 100);
-    generate(gen, label, Dist::UniformDouble, 100);
-    generate(gen, label, Dist::Bits, 100);
-    curandDestroyGenerator(gen);
-  }
-  // Offsets.
-  const unsigned long long offsets[] = {1, 5, 4096, 10003, 1ull << 33};
-  for (unsigned long long off : offsets) {
-    curandGenerator_t gen = make(type, 1337, off);
-    snprintf(label, sizeof label, "host %s seed=1337 offset=%llu", name, off);
-    generate(gen, label, Dist::Bits, 200);
-    generate(gen, label, Dist::Normal, 50);
-    curandDestroyGenerator(gen);
-  }
-  // Other seeds.
-  const unsigned long long seeds[] = {0, 1, 0xdeadbeefcafef00dull};
-  for (unsigned long long seed : seeds) {
-    curandGenerator_t gen = make(type, seed);
-    snprintf(label, sizeof label, "host %s seed=%llx", name, seed);
-    generate(gen, label, Dist::Bits, 200);
-    curandDestroyGenerator(gen);
-  }
+  host_api_shared_cases(type, label, sizeof label);
   // A stream set, and a generator on the host (host memory).
   {
     cudaStream_t stream;
