@@ -136,6 +136,12 @@ thread_local EmuThread* t_current = nullptr;
 thread_local sigjmp_buf* t_fault_landing = nullptr;
 class BlockRun;
 thread_local const BlockRun* t_block_run = nullptr;  // the block running on this thread
+// The block whose round a waiting thread may hand on to the round's next
+// thread itself (BlockRun::next_in_round); null: back to the scheduler.
+thread_local BlockRun* t_handoff_block = nullptr;
+// Set by a thread that switches straight to another: the one the arriving
+// thread must give its context to. Null when the scheduler switched.
+thread_local EmuThread* t_handed_from = nullptr;
 thread_local uint64_t t_arrival_clock = 0;
 thread_local bool t_cooperative = false;  // this OS thread runs a block of a cooperative launch
 // The running block's kernel printf output, and whether a lane is adding to it
@@ -189,13 +195,41 @@ struct NotedStack {
   void deallocate(ctx::stack_context& sctx) noexcept { pool->deallocate(sctx); }
 };
 
+EmuThread* next_in_round(EmuThread& stopping);
+
+// Whoever switched to `self` left its own context behind: a thread that
+// handed on keeps it as its fiber; the scheduler's is where `self` returns.
+void take_arriving_context(EmuThread* self, ctx::fiber&& from) {
+  if (t_handed_from) {
+    t_handed_from->fiber = std::move(from);
+    t_handed_from = nullptr;
+  } else {
+    self->scheduler = std::move(from);
+  }
+}
+
 void suspend_current_thread(ThreadState waiting_state) {
   EmuThread* self = t_current;
   self->state = waiting_state;
   self->arrival = ++t_arrival_clock;
+  // The round's next thread, straight from this one: one switch where the
+  // scheduler between them made two (a warp's 32 lanes meet at every
+  // shuffle). The order the threads run in is the scheduler's own.
+  if (EmuThread* next = t_handoff_block ? next_in_round(*self) : nullptr) {
+    next->scheduler = std::move(self->scheduler);
+    t_current = next;
+    t_handed_from = self;
+    ctx::fiber from = std::move(next->fiber).resume();
+    t_current = self;
+    take_arriving_context(self, std::move(from));
+    return;
+  }
   before_switch(&self->asan_fake_stack, t_scheduler_stack_bottom, t_scheduler_stack_size);
-  self->scheduler = std::move(self->scheduler).resume();
+  ctx::fiber from = std::move(self->scheduler).resume();
+  // ASan's fibers (and only they) never hand on: the scheduler switched here.
   after_switch(self->asan_fake_stack, &t_scheduler_stack_bottom, &t_scheduler_stack_size);
+  t_current = self;
+  take_arriving_context(self, std::move(from));
 }
 
 // ============================================================================
@@ -251,6 +285,18 @@ class BlockRun {
   void start_threads(Dim3 block_idx, uint32_t block_linear);
   void resume(EmuThread& t);
   void start_next_thread();
+  // What the scheduler notes of a thread that stopped (waits or ended).
+  void note_stopped(const EmuThread& t);
+
+ public:
+  // The thread after `stopping` in this round, which `stopping` switches to
+  // itself (suspend_current_thread); null: the round is over.
+  EmuThread* next_in_round(EmuThread& stopping) {
+    note_stopped(stopping);
+    return running_at_ < running_.size() ? &threads_[running_[running_at_++]] : nullptr;
+  }
+
+ private:
   uint32_t live_lanes(uint32_t warp) const;
   int collect_groups(uint32_t warp, PendingGroup* groups) const;
   bool complete_ready_groups(uint32_t warp);
@@ -308,6 +354,7 @@ class BlockRun {
   // whose lanes moved (all at __syncthreads while warp 0 shuffles) is skipped.
   std::vector<uint8_t> warp_ran_;
   std::vector<uint32_t> ready_, running_;
+  size_t running_at_ = 0;  // the next of running_ to run in this round
   uint32_t next_unstarted_ = 0;  // threads from here on have not started (start_next_thread)
   uint32_t exited_ = 0;          // threads of the block that have ended
   uint32_t block_linear_ = 0;
@@ -750,27 +797,42 @@ void BlockRun::start_next_thread() {
   resume(first);
 }
 
+void BlockRun::note_stopped(const EmuThread& t) {
+  warp_ran_[t.coords.warp] = 1;
+  ++stats_.context_switches;
+  at_condition_ += t.state == ThreadState::AtCondition;
+  count_switch();
+}
+
 void BlockRun::resume(EmuThread& t) {
   t_current = &t;
+  t_handed_from = nullptr;
   void* scheduler_fake_stack = nullptr;
   before_switch(&scheduler_fake_stack, t.stack_bottom, t.stack_size);
   ctx::fiber back = std::move(t.fiber).resume();
   after_switch(scheduler_fake_stack, nullptr, nullptr);
-  // The fiber may have gone on to later threads (start_next_thread): it
-  // belongs to the one it stopped in.
+  // The fiber may have gone on to later threads (start_next_thread, or a
+  // thread that handed on): it belongs to the one it stopped in.
   EmuThread& stopped = *t_current;
   stopped.fiber = std::move(back);
   t_current = nullptr;
-  warp_ran_[stopped.coords.warp] = 1;
-  ++stats_.context_switches;
-  at_condition_ += stopped.state == ThreadState::AtCondition;
-  count_switch();
+  note_stopped(stopped);
 }
+
+EmuThread* next_in_round(EmuThread& stopping) { return t_handoff_block->next_in_round(stopping); }
 
 bool BlockRun::run(Dim3 block_idx, uint32_t block_linear, std::vector<TraceStep>& steps, size_t room) {
   struct Current {
-    explicit Current(const BlockRun* r) { t_block_run = r; }
-    ~Current() { t_block_run = nullptr; }
+    explicit Current(BlockRun* r) {
+      t_block_run = r;
+#if !defined(WARPVIZ_ASAN_FIBERS)
+      t_handoff_block = r;  // ASan's fiber annotations follow the scheduler's switches only
+#endif
+    }
+    ~Current() {
+      t_block_run = nullptr;
+      t_handoff_block = nullptr;
+    }
   } current(this);
   steps_ = &steps;
   steps_end_ = room > SIZE_MAX - steps.size() ? SIZE_MAX : steps.size() + room;
@@ -833,7 +895,9 @@ __attribute__((noinline)) void BlockRun::run_threads(Dim3 block_idx, uint32_t bl
     while (next_unstarted_ < threads_.size()) start_next_thread();
     while (!ready_.empty()) {
       running_.swap(ready_);
-      for (uint32_t i : running_) resume(threads_[i]);
+      running_at_ = 0;
+      // Each thread resumed here may hand on to the ones after it itself.
+      while (running_at_ < running_.size()) resume(threads_[running_[running_at_++]]);
       running_.clear();
     }
     bool progressed = false;
