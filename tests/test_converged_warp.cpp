@@ -120,7 +120,8 @@ TEST_CASE("a lock a lane releases after a fence is free once the whole warp has 
   // Every lane's store before __threadfence() is made before any lane passes
   // it, so lane 1's release comes after lane 30 wrote the lock's word back
   // (with the bit still set, as it read it): each of the eight rounds takes
-  // the lock. Lane after lane, only the first round would.
+  // the lock. Lane after lane, only the first round would. The GPU's output
+  // was taken on an H100 (sm_90, CUDA 13.0; no H200 came that session).
   const FileRun run = run_lockstep_file("lock_released_after_fence.cu");
   INFO(run.message << run.compiler_output << run.program_output);
   REQUIRE(run.ok());
