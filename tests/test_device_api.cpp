@@ -143,6 +143,15 @@ TEST_CASE("integer intrinsics give the bits the CUDA Math API defines", "[device
       {"dp2a_lo_u", 24, "halves 2 and 3 times b's low bytes 4 and 5, plus 1: 8 + 15 + 1"},
       {"dp2a_hi_s", 0xfffffff9, "signed halves 3 and -2 times b's high bytes -1 and 2: -3 - 4 = -7"},
       {"clock64_counts_up", 1, "a later clock64() is not below an earlier one"},
+      {"vadd4", 0x00030405, "bytes added with wrap-around: 0x01 + 0xff = 0x00"},
+      {"vaddss2", 0x7fff8001, "halfwords with signed saturation: 0x7fff + 1 stays 0x7fff, -32768 + 1"},
+      {"vsubus4", 0x00040004, "bytes with unsigned saturation: 0x10 - 0x20 = 0, 0x05 - 0x01 = 4"},
+      {"vabsdiffu4", 0x30101030, "|0x40 - 0x10|, |0x30 - 0x20|, ... byte by byte"},
+      {"vsads2", 4, "signed halfwords -1 vs 1 and 1 vs -1: 2 + 2, one sum"},
+      {"vcmpgts4", 0xff0000ff, "signed bytes: 0x7f > 0x00, 0x01 > 0x7f no, -128 > 1 no, 0x7f > -128"},
+      {"vsetltu2", 0x00010000, "unsigned halfwords: 0xffff < 0x0001 no, 0x0001 < 0xffff: 1"},
+      {"vnegss2", 0x7fffffff, "-(-32768) saturates to 32767; -(1) = 0xffff"},
+      {"vhaddu4", 0x80020180, "unsigned bytes averaged, truncated: (0xff + 1) / 2 = 0x80"},
   });
 }
 

@@ -3,7 +3,8 @@
 // conversions out of range (the device-semantics GCC plugin,
 // cuda_cpu/compiler_plugin). The H200's values are measured:
 // tests/h200_probes/plain_cpp_semantics.cu printed plain_cpp_semantics.out,
-// and the emulator must print the same, index by index.
+// and the emulator must print the same, index by index. So must the SIMD
+// intrinsics (simd_intrinsics.cu, cuda_cpu/device/include/warpviz/simd_intrinsics.h).
 #include <catch2/catch.hpp>
 
 #include <climits>
@@ -51,6 +52,13 @@ std::string read_file(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
 }
 
 FileRun run_program(const std::string& path) {
@@ -309,4 +317,32 @@ TEST_CASE("a kit whose plugin does not load with the compiler still builds, with
   REQUIRE(run.notes.size() == 1);
   CHECK(run.notes[0].find("device-semantics plugin does not load") != std::string::npos);
   CHECK(run.notes[0].find("x86's integer division") != std::string::npos);
+}
+
+TEST_CASE("the SIMD intrinsics give the GPU's words, line for line", "[device_semantics][h200]") {
+  // Prepare: the GPU's output (8 unary functions on 16 words, 62 binary ones
+  // on their 256 pairs).
+  if (!std::filesystem::exists(kProbeDir + "simd_intrinsics.out")) {
+    // Written 2026-12-07 when the session's device time had run out; the
+    // documented cases are checked in test_device_api meanwhile.
+    WARN("skipped: no GPU output of simd_intrinsics.cu yet (scripts/h200-probes.sh makes it on a GPU)");
+    return;
+  }
+  const std::string expected = read_file(kProbeDir + "simd_intrinsics.out");
+  const std::vector<std::string> want = lines_of(expected);
+  REQUIRE(want.size() == 16u * 8 + 256u * 62);
+  // Run: the same file on the emulator.
+  const FileRun run = run_program(kProbeDir + "simd_intrinsics.cu");
+  INFO(run.message << run.compiler_output);
+  REQUIRE(run.ok());
+  const std::vector<std::string> got = lines_of(run.program_output);
+  REQUIRE(got.size() >= want.size());
+  // Verify: each line, naming the first few that differ.
+  int differing = 0;
+  for (size_t i = 0; i < want.size(); ++i)
+    if (got[i] != want[i] && ++differing <= 10) {
+      INFO("GPU: " << want[i] << "\nCPU: " << got[i]);
+      CHECK(got[i] == want[i]);
+    }
+  CHECK(differing == 0);
 }

@@ -37,6 +37,15 @@ __global__ void cases(const float* zeros) {
   put("dp4a_s", unsigned(__dp4a(0xff, 0x02, 0)));
   put("dp2a_lo_u", __dp2a_lo(0x00030002u, 0x11110504u, 1u));
   put("dp2a_hi_s", unsigned(__dp2a_hi(int(0xfffe0003), int(0x02ff1111), 0)));
+  put("vadd4", __vadd4(0x01020304u, 0xff010101u));
+  put("vaddss2", __vaddss2(0x7fff8000u, 0x00010001u));
+  put("vsubus4", __vsubus4(0x10051005u, 0x20012001u));
+  put("vabsdiffu4", __vabsdiffu4(0x10203040u, 0x40302010u));
+  put("vsads2", __vsads2(0x0001ffffu, 0xffff0001u));
+  put("vcmpgts4", __vcmpgts4(0x7f80017fu, 0x80017f00u));
+  put("vsetltu2", __vsetltu2(0x0001ffffu, 0xffff0001u));
+  put("vnegss2", __vnegss2(0x80000001u));
+  put("vhaddu4", __vhaddu4(0xff0301ffu, 0x01010201u));
   const long long before = clock64();
   put("clock64_counts_up", clock64() >= before);
   put("f2i_rn_tie", unsigned(__float2int_rn(2.5f)));

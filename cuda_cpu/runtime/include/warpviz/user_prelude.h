@@ -22,6 +22,7 @@
 // Last: it routes fminf/fmaxf/fmin/fmax to the GPU's rule by macro, after
 // every standard header has declared the host's.
 #include "warpviz/device_math.h"
+#include "warpviz/simd_intrinsics.h"
 #include "warpviz/removed_warp_intrinsics.h"
 #include "warpviz/launch_dims.h"
 // cudaLaunchKernel and cudaLaunchCooperativeKernel, for every file that
