@@ -16,11 +16,8 @@ struct CommandResult {
   std::string out;  // stdout, and stderr with it unless only stdout was asked for
 };
 
-// stderr goes with stdout unless only stdout is wanted (JSON). `shell_before` is
-// shell text run first, in the same shell: "ulimit -v 500000; ", "cat x.wvt | ".
-inline CommandResult run_cli(const std::string& args, bool with_stderr = true, const std::string& shell_before = "") {
-  const std::string command =
-      shell_before + std::string(WARPVIZ_CLI_PATH) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+// A shell command line: its stdout and exit code (-1 when a signal ended it).
+inline CommandResult run_command(const std::string& command) {
   CommandResult r;
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
@@ -30,6 +27,13 @@ inline CommandResult run_cli(const std::string& args, bool with_stderr = true, c
   const int status = pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+// stderr goes with stdout unless only stdout is wanted (JSON). `shell_before` is
+// shell text run first, in the same shell: "ulimit -v 500000; ", "cat x.wvt | ".
+inline CommandResult run_cli(const std::string& args, bool with_stderr = true, const std::string& shell_before = "") {
+  return run_command(shell_before + std::string(WARPVIZ_CLI_PATH) + " " + args +
+                     (with_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 
 inline CommandResult cli(const std::string& args) { return run_cli(args, true); }

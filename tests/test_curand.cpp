@@ -34,19 +34,6 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
-// A command's stdout and exit code.
-std::string output_of(const std::string& command, int* exit_code) {
-  std::string out;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return out;
-  char buffer[65536];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
-  const int status = pclose(pipe);
-  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
-
 // A value line: "LABEL... DIST INDEX HEX"; its last word is the value.
 struct ValueLine {
   std::string head;  // everything before the value
@@ -179,9 +166,9 @@ namespace {
 // The reference program's lines, and the same source's through warpviz-cli.
 void compare_with_reference(const std::string& reference_program, const std::string& source, const char* what) {
   // Prepare: the reference, built against the CUDA toolkit, run on this CPU.
-  int exit_code = -1;
-  const std::vector<std::string> expected = lines_of(output_of(reference_program, &exit_code));
-  REQUIRE(exit_code == 0);
+  const auto reference = warpviz::test::run_command(reference_program);
+  REQUIRE(reference.exit_code == 0);
+  const std::vector<std::string> expected = lines_of(reference.out);
   REQUIRE(expected.size() > 1000);
   // Run: the same source through warpviz-cli.
   const auto run = run_cli("run " + kProbeDir + "/" + source + " -lcurand --timeout 300", false);

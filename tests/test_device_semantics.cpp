@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_runner.h"
 #include "temp_dir.h"
 #include "warpviz/user_file.h"
 
@@ -106,18 +107,6 @@ uint64_t gpu_mod64(int64_t a, int64_t b) {
   return uint64_t(a % b);
 }
 uint64_t gpu_udiv64(uint64_t a, uint64_t b) { return b == 0 ? gpu_zero_divisor64(a) : a / b; }
-
-// Runs a shell command; its stdout.
-std::string command_output(const std::string& command, int* status) {
-  std::string out;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return out;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
-  *status = pclose(pipe);
-  return out;
-}
 
 // "name hex" lines: name -> value.
 std::map<std::string, uint64_t> named_values(const std::string& text) {
@@ -244,15 +233,14 @@ TEST_CASE("the plugin's rewrites give the GPU's values at -O0 and at -O2 alike",
     const std::string compile = std::string(WARPVIZ_USER_CXX) + " -std=c++20 " + level +
                                 " -fwrapv -fplugin=" + WARPVIZ_DEVICE_SEMANTICS_PLUGIN_PATH + " " + source +
                                 " -o " + binary + " 2>&1";
-    int status = -1;
-    const std::string compiler_output = command_output(compile, &status);
-    INFO(level << ": " << compile << "\n" << compiler_output);
-    REQUIRE(status == 0);
+    const auto compiled = warpviz::test::run_command(compile);
+    INFO(level << ": " << compile << "\n" << compiled.out);
+    REQUIRE(compiled.exit_code == 0);
     // Run.
-    const std::string output = command_output(binary, &status);
-    INFO(output);
-    REQUIRE(status == 0);  // no SIGFPE: every division here is by zero or MIN / -1
-    const auto v = named_values(output);
+    const auto ran = warpviz::test::run_command(binary);
+    INFO(ran.out);
+    REQUIRE(ran.exit_code == 0);  // no SIGFPE: every division here is by zero or MIN / -1
+    const auto v = named_values(ran.out);
     // Verify: the H200's values (plain_cpp_semantics.out, decoded in docs/floats.md).
     auto expect = [&](const char* name, uint64_t want, const char* why) {
       INFO(level << " " << name << ": " << why);
