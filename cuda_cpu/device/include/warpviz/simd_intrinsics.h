@@ -92,8 +92,10 @@ WARPVIZ_SIMD_BINARY(__vsubss, P::saturate_signed(P::s(a, i) - P::s(b, i)))
 WARPVIZ_SIMD_BINARY(__vsubus, P::saturate_unsigned(int64_t(P::u(a, i)) - P::u(b, i)))
 WARPVIZ_SIMD_BINARY(__vabsdiffs, ::warpviz::simd::absolute(P::s(a, i) - P::s(b, i)))
 WARPVIZ_SIMD_BINARY(__vabsdiffu, ::warpviz::simd::absolute(int64_t(P::u(a, i)) - P::u(b, i)))
-// Rounded averages round half up ((x + y + 1) >> 1, the shift an arithmetic one); __vhaddu truncates.
-WARPVIZ_SIMD_BINARY(__vavgs, (P::s(a, i) + P::s(b, i) + 1) >> 1)
+// The signed average rounds half away from zero (the GPU gives avg(0, -1) = -1 and
+// avg(0, -32767) = -16384, measured in simd_intrinsics.out); the unsigned one
+// rounds half up; __vhaddu truncates.
+WARPVIZ_SIMD_BINARY(__vavgs, (P::s(a, i) + P::s(b, i) + (P::s(a, i) + P::s(b, i) >= 0 ? 1 : -1)) / 2)
 WARPVIZ_SIMD_BINARY(__vavgu, (int64_t(P::u(a, i)) + P::u(b, i) + 1) >> 1)
 WARPVIZ_SIMD_BINARY(__vhaddu, (int64_t(P::u(a, i)) + P::u(b, i)) >> 1)
 WARPVIZ_SIMD_BINARY(__vmaxs, P::s(a, i) > P::s(b, i) ? P::s(a, i) : P::s(b, i))
