@@ -248,9 +248,9 @@ cudaError_t run_any_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_
 }
 }  // namespace
 
-void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
-                const std::function<void()>& thread_body, const void* function) {
-  run_any_launch(kernel_name, grid, block, shared_bytes, thread_body, false, function);
+cudaError_t run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
+                       const std::function<void()>& thread_body, const void* function) {
+  return run_any_launch(kernel_name, grid, block, shared_bytes, thread_body, false, function);
 }
 cudaError_t run_cooperative_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
                                    const std::function<void()>& thread_body) {

@@ -60,8 +60,7 @@ cudaError_t launch_plain(const char* name, void (*kernel)(Params...), LaunchDim 
                    function_key(kernel));
     return cudaSuccess;
   }
-  run_launch(name, grid.dim, block.dim, shared, [&] { std::apply(kernel, values); });
-  return cudaPeekAtLastError();
+  return run_launch(name, grid.dim, block.dim, shared, [&] { std::apply(kernel, values); }, function_key(kernel));
 }
 // A plain pointer (the kernel through reinterpret_cast, a variable) cannot be
 // called with the arguments' types: refused when the file compiles.

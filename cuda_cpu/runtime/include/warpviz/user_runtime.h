@@ -481,9 +481,10 @@ namespace warpviz::user {
 
 // Runs one launch in the emulator and records it (user_runtime_cpu.cpp).
 // `function` is the kernel's address, for the dynamic shared memory it was
-// allowed (cudaFuncSetAttribute); nullptr skips that check.
-void run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
-                const std::function<void()>& thread_body, const void* function = nullptr);
+// allowed (cudaFuncSetAttribute); nullptr skips that check. Returns this
+// launch's own error (cudaLaunchKernel's result), not an earlier one.
+cudaError_t run_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
+                       const std::function<void()>& thread_body, const void* function = nullptr);
 // Whether a launch on `stream` is captured into a graph instead of run, and
 // the capture (cuda_graphs_cpu.cpp): `thread_body` owns copies of the arguments.
 bool stream_is_capturing(const void* stream);
