@@ -10,6 +10,9 @@ namespace warpviz::emu {
 LaneOutputBuffer::LaneOutputBuffer(Sink sink) : sink_(std::move(sink)) {}
 
 void LaneOutputBuffer::reset(uint32_t warps) {
+  // Nothing printed since the last reset (most blocks): nothing to clear.
+  if (!appended_since_reset_ && warps_.size() == warps) return;
+  appended_since_reset_ = false;
   // Kept, not freed: a launch resets it once a block.
   for (WarpHeld& held : warps_) {
     held.pieces.clear();
@@ -22,6 +25,7 @@ void LaneOutputBuffer::reset(uint32_t warps) {
 void LaneOutputBuffer::append(uint32_t warp, uint32_t lane, std::string_view text) {
   if (warp >= warps_.size()) warps_.resize(warp + 1);
   WarpHeld& held = warps_[warp];
+  appended_since_reset_ = true;
   held.pieces.push_back(Piece{held.next_round[lane & 31]++, lane & 31, std::string(text)});
   held.bytes += text.size();
   if (held.bytes > kMaxHeldBytes) flush(warp, 0xffffffffu);
@@ -58,6 +62,7 @@ void LaneOutputBuffer::flush(uint32_t warp, uint32_t lanes) {
 }
 
 void LaneOutputBuffer::flush_all() {
+  if (!appended_since_reset_) return;
   for (uint32_t w = 0; w < warps_.size(); ++w) flush(w, 0xffffffffu);
 }
 
@@ -77,8 +82,6 @@ void LaneOutputBuffer::flush_all_to_fd(int fd) noexcept {
     for (size_t i = 0; i < count; ++i) held.pieces[i].text.resize(0);
   }
 }
-
-bool LaneOutputBuffer::holds(uint32_t warp) const { return warp < warps_.size() && !warps_[warp].pieces.empty(); }
 
 bool LaneOutputBuffer::empty() const {
   for (const WarpHeld& held : warps_)

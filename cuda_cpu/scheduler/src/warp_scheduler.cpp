@@ -900,6 +900,9 @@ __attribute__((noinline)) void BlockRun::run_threads(Dim3 block_idx, uint32_t bl
       while (running_at_ < running_.size()) resume(threads_[running_[running_at_++]]);
       running_.clear();
     }
+    // Every thread ended (a block without barriers ends on its first round):
+    // nothing waits, so nothing is left to look for.
+    if (exited_ == threads_.size()) break;
     bool progressed = false;
     for (uint32_t w = 0; w < warp_count_; ++w)
       if (warp_ran_[w]) {
@@ -1030,6 +1033,11 @@ class ParallelLaunch {
 
   LaunchStats run(unsigned workers) {
     std::vector<LaunchStats> stats(workers);
+    // Blocks are taken in runs of consecutive ones: a lock or two per run
+    // instead of per block (a million small blocks spent a tenth of their
+    // time there), while each worker still gets a few hundred runs to even
+    // out the end.
+    blocks_per_take_ = std::clamp<uint64_t>(blocks_ / (uint64_t(workers) * 256), 1, kMaxBlocksPerTake);
     // The time limit's "where are you?" must reach a thread that runs a
     // block, not this one waiting in join: it is blocked here while the
     // workers (who inherit the mask) let it through.
@@ -1061,10 +1069,12 @@ class ParallelLaunch {
   }
 
  private:
+  // The steps of a run of consecutive blocks, one after another in block order.
   struct BlockSteps {
-    std::vector<TraceStep> steps;   // completion order
-    std::vector<uint32_t> order;    // indices into steps, sorted by step_order
+    std::vector<TraceStep> steps;   // completion order, block after block
+    std::vector<uint32_t> order;    // indices into steps, block by block, each block's by step_order
     TraceSteps encoded;             // steps in `order`, encoded here rather than under the join's lock
+    uint64_t blocks = 0;            // how many blocks of the run ran (up to the one that threw)
     bool dropped = false;
     std::exception_ptr error;
   };
@@ -1081,23 +1091,30 @@ class ParallelLaunch {
     try {
       BlockRun run(grid_, block_, body_, filter_, stats);
       for (;;) {
-        const uint64_t linear = next_block_.fetch_add(1);
-        if (linear >= blocks_ || stop_.load()) return;
+        const uint64_t first = next_block_.fetch_add(blocks_per_take_);
+        if (first >= blocks_ || stop_.load()) return;
+        const uint64_t end = std::min(blocks_, first + blocks_per_take_);
         BlockSteps done = spare_buffers();
-        const size_t room = room_for(linear);
-        try {
-          done.dropped = run.run(block_index(grid_, linear), uint32_t(linear), done.steps, room);
-        } catch (...) {
-          done.dropped = run.dropped();
-          done.error = std::current_exception();
+        const size_t room = room_for(first);
+        for (uint64_t linear = first; linear < end && !done.error; ++linear) {
+          const size_t block_first = done.steps.size();
+          // A block of the run may record what the ones before it left.
+          const size_t block_room = room > block_first ? room - block_first : 0;
+          try {
+            done.dropped |= run.run(block_index(grid_, linear), uint32_t(linear), done.steps, block_room);
+          } catch (...) {
+            done.dropped |= run.dropped();
+            done.error = std::current_exception();
+          }
+          ++done.blocks;
+          const size_t block_end = done.steps.size();
+          for (size_t i = block_first; i < block_end; ++i) done.order.push_back(uint32_t(i));
+          std::sort(done.order.begin() + long(block_first), done.order.end(),
+                    [&](uint32_t a, uint32_t b) { return step_order(done.steps[a], done.steps[b]); });
         }
-        done.order.resize(done.steps.size());
-        for (uint32_t i = 0; i < done.order.size(); ++i) done.order[i] = i;
-        std::sort(done.order.begin(), done.order.end(),
-                  [&](uint32_t a, uint32_t b) { return step_order(done.steps[a], done.steps[b]); });
         for (uint32_t i : done.order) done.encoded.push_back(done.steps[i]);
         if (done.error) stop_ = true;
-        deliver(linear, std::move(done));
+        deliver(first, std::move(done));
       }
     } catch (...) {
       // Out of memory for the fibers or the steps: a launch error like any other.
@@ -1107,16 +1124,17 @@ class ParallelLaunch {
     }
   }
 
-  // Joins the finished blocks that are next in block order.
-  void deliver(uint64_t linear, BlockSteps&& done) {
+  // Joins the finished runs that are next in block order.
+  void deliver(uint64_t first, BlockSteps&& done) {
     std::lock_guard<std::mutex> lock(mutex_);
-    waiting_.emplace(linear, std::move(done));
+    waiting_.emplace(first, std::move(done));
     for (auto it = waiting_.find(joined_); it != waiting_.end() && !error_; it = waiting_.find(joined_)) {
       join(it->second);
-      // Its buffers go to the next block: fresh ones each block would have the
+      joined_ += it->second.blocks;
+      // Its buffers go to the next run: fresh ones each run would have the
       // allocator hand pages back and the kernel zero them again.
-      // A big block's buffers are let go: kept, a few such would hold
-      // gigabytes that no later block needs.
+      // A big run's buffers are let go: kept, a few such would hold
+      // gigabytes that no later run needs.
       if (spare_.size() < kMaxSpare && it->second.steps.capacity() <= kMaxSpareSteps) {
         it->second.steps.clear();
         it->second.order.clear();
@@ -1124,7 +1142,6 @@ class ParallelLaunch {
         spare_.push_back(std::move(it->second));
       }
       waiting_.erase(it);
-      ++joined_;
     }
   }
 
@@ -1148,6 +1165,7 @@ class ParallelLaunch {
       done.encoded = std::move(spare_.back().encoded);
       spare_.pop_back();
     }
+    done.blocks = 0;
     return done;
   }
 
@@ -1157,7 +1175,7 @@ class ParallelLaunch {
     const size_t keep = std::min(room, done.steps.size());
     if (done.dropped || keep < done.steps.size()) trace_.overflow = true;
     make_room(steps, keep, done.encoded.encoded_bytes(),
-              expected_steps(first_, steps.size() + keep, joined_ + 1, blocks_, filter_.max_steps));
+              expected_steps(first_, steps.size() + keep, joined_ + done.blocks, blocks_, filter_.max_steps));
     // The kept steps are the first `keep` to complete; the sorted order
     // filtered to them is their sorted order. The same steps encode to the
     // same bytes, so this is the one-thread trace byte for byte.
@@ -1178,6 +1196,8 @@ class ParallelLaunch {
   size_t room_ = 0;
   size_t first_ = 0;  // the trace's steps before this launch
   std::atomic<uint64_t> next_block_{0};
+  static constexpr uint64_t kMaxBlocksPerTake = 64;
+  uint64_t blocks_per_take_ = 1;
   std::atomic<bool> stop_{false};
   std::mutex mutex_;  // guards what follows, and trace_
   std::map<uint64_t, BlockSteps> waiting_;  // finished, not yet joined

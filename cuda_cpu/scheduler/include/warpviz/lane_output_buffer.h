@@ -42,7 +42,10 @@ class LaneOutputBuffer {
   // For a crash or a time limit, from a signal handler: writes every warp's
   // held output to the file descriptor with write(2), allocating nothing.
   void flush_all_to_fd(int fd) noexcept;
-  bool holds(uint32_t warp) const;  // whether the warp has output held
+  // Whether the warp has output held (asked as every thread ends).
+  bool holds(uint32_t warp) const {
+    return appended_since_reset_ && warp < warps_.size() && !warps_[warp].pieces.empty();
+  }
   bool empty() const;
 
  private:
@@ -63,6 +66,7 @@ class LaneOutputBuffer {
 
   Sink sink_;
   std::vector<WarpHeld> warps_;
+  bool appended_since_reset_ = false;
 };
 
 }  // namespace warpviz::emu
