@@ -9,7 +9,9 @@
 // traps, as in the real program.
 //
 // It also puts a meeting point of the warp's converged lanes before every
-// volatile load and store of memory lanes can share (converged_access.cpp).
+// volatile load and store of memory lanes can share (converged_access.cpp),
+// and notes atomic calls that can see the order blocks run in
+// (atomic_order.cpp).
 //
 // The pass runs right after GIMPLE lowering, before the CFG and before any
 // optimization, so it sees each operation as written at -O0 and at -O2 alike.
@@ -27,6 +29,7 @@
 #include "attribs.h"
 #include "diagnostic-core.h"
 
+#include "atomic_order.h"
 #include "gpu_rewrites.h"
 
 // GCC loads only plugins that declare this; warpviz's licence is compatible.
@@ -113,6 +116,7 @@ class DeviceSemanticsPass : public gimple_opt_pass {
   bool gate(function* fun) override { return is_device_code(fun->decl); }
   unsigned int execute(function* fun) override {
     gimple_seq body = gimple_body(fun->decl);
+    note_order_dependent_atomics(fun->decl, body);
     struct walk_stmt_info wi;
     memset(&wi, 0, sizeof wi);
     walk_gimple_seq_mod(&body, rewrite_statement, NULL, &wi);

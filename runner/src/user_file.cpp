@@ -970,6 +970,9 @@ void read_launches(const fs::path& run_dir, const std::vector<UserSource>& srcs,
       run.launch_work.push_back(LaunchWork{j.value("lane_ops", uint64_t(0)), j.value("warp_ops", uint64_t(0)),
                                            j.value("threads", uint64_t(0)), j.value("seconds", 0.0),
                                            j.value("workers", 1u)});
+      // The compiler plugin's atomic call that kept the blocks in order.
+      if (run.blocks_in_order_because.empty())
+        run.blocks_in_order_because = j.value("in_order_because", std::string());
     } catch (const std::exception& e) {
       run.message += std::string(run.message.empty() ? "" : "; ") + "a launch's trace could not be read: " + e.what();
     }
@@ -1157,27 +1160,30 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   }
   write_file(run_dir / "request.json", request_json(request));
   // The blocks of a launch run on every core unless the program's device code
-  // may let them see one another (block_sharing_in_device_code).
-  std::string blocks_share;
-  for (const UserSource& src : srcs) {
-    blocks_share = block_sharing_in_device_code(src.text);
-    if (!blocks_share.empty()) {
-      blocks_share += " of " + src.path;
-      break;
-    }
-    for (const std::string& header : src.local_includes) {
-      blocks_share = block_sharing_in_device_code(read_file(header));
-      if (!blocks_share.empty()) {
-        blocks_share += " of " + header;
-        break;
+  // may let them see one another (block_sharing_in_device_code). Atomic calls
+  // alone are left to the compiler plugin where it ran: it marks the program
+  // when one of them can see the order blocks run in, and the runtime looks.
+  auto first_sharing = [&srcs](bool skip_atomic_functions) {
+    for (const UserSource& src : srcs) {
+      std::string why = block_sharing_in_device_code(src.text, skip_atomic_functions);
+      if (!why.empty()) return why + " of " + src.path;
+      for (const std::string& header : src.local_includes) {
+        why = block_sharing_in_device_code(read_file(header), skip_atomic_functions);
+        if (!why.empty()) return why + " of " + header;
       }
     }
-    if (!blocks_share.empty()) break;
-  }
+    return std::string();
+  };
+  const bool plugin_judges_atomics =
+      !build.plugin_failed && std::any_of(kit.compile_flags.begin(), kit.compile_flags.end(), [](const std::string& f) {
+        return f.rfind("-fplugin=", 0) == 0;
+      });
+  const std::string blocks_share = first_sharing(plugin_judges_atomics);
+  const bool atomics_to_judge = plugin_judges_atomics && blocks_share.empty() && !first_sharing(false).empty();
   run.blocks_in_order_because = blocks_share;
   ChildOptions opts;
   opts.env = {{"WARPVIZ_USER_OUT", run_dir.string()},
-              {"WARPVIZ_USER_BLOCKS_APART", blocks_share.empty() ? "1" : "0"},
+              {"WARPVIZ_USER_BLOCKS_APART", !blocks_share.empty() ? "0" : atomics_to_judge ? "atomics" : "1"},
               {"WARPVIZ_USER_NAME", fs::path(request.path).filename().string()},
               {"WARPVIZ_USER_MAX_LAUNCHES", std::to_string(request.max_launches)},
               {"WARPVIZ_USER_REQUEST", (run_dir / "request.json").string()},

@@ -121,9 +121,21 @@ std::string local_include(const std::string& line) {
 
 namespace {
 
+// CUDA's atomic functions (atomicAdd .. atomicCAS, their _block and _system
+// forms), which the compiler plugin can judge call by call.
+bool atomic_function_word(std::string_view w) {
+  for (std::string_view scope : {std::string_view("_block"), std::string_view("_system")})
+    if (w.size() > scope.size() && w.substr(w.size() - scope.size()) == scope) w.remove_suffix(scope.size());
+  static constexpr std::string_view names[] = {"atomicAdd", "atomicSub", "atomicExch", "atomicMin",
+                                               "atomicMax", "atomicAnd", "atomicOr",   "atomicXor",
+                                               "atomicInc", "atomicDec", "atomicCAS"};
+  return std::find(std::begin(names), std::end(names), w) != std::end(names);
+}
+
 // Words that let blocks see each other or order what they do. A prefix
 // matches the word's start (atomicAdd, atomic_ref, cuda::atomic, atomicAdd_block).
-bool block_sharing_word(std::string_view w) {
+bool block_sharing_word(std::string_view w, bool skip_atomic_functions) {
+  if (skip_atomic_functions && atomic_function_word(w)) return false;
   static constexpr std::string_view prefixes[] = {"atomic", "__threadfence", "__nanosleep", "clock", "__trap"};
   static constexpr std::string_view words[] = {"volatile", "printf", "assert", "this_grid", "grid_group", "asm",
                                                "__asm__", "globaltimer", "this_multi_grid", "multi_grid_group"};
@@ -135,7 +147,7 @@ bool block_sharing_word(std::string_view w) {
 }
 
 // The first block-sharing word in code[from, to), as "word on line N".
-std::string first_sharing_word(const std::string& code, size_t from, size_t to) {
+std::string first_sharing_word(const std::string& code, size_t from, size_t to, bool skip_atomic_functions) {
   for (size_t i = from; i < to;) {
     if (!ident_char(code[i]) || (i > 0 && ident_char(code[i - 1]))) {
       ++i;
@@ -144,7 +156,7 @@ std::string first_sharing_word(const std::string& code, size_t from, size_t to) 
     size_t end = i;
     while (end < to && ident_char(code[end])) ++end;
     const std::string_view w(code.data() + i, end - i);
-    if (block_sharing_word(w))
+    if (block_sharing_word(w, skip_atomic_functions))
       return std::string(w) + " on line " + std::to_string(1 + std::count(code.begin(), code.begin() + long(i), '\n'));
     i = end;
   }
@@ -153,7 +165,7 @@ std::string first_sharing_word(const std::string& code, size_t from, size_t to) 
 
 }  // namespace
 
-std::string block_sharing_in_device_code(const std::string& text) {
+std::string block_sharing_in_device_code(const std::string& text, bool skip_atomic_functions) {
   const std::string code = code_only(text);
   const size_t n = code.size();
   // Macros first: a kernel may call atomicAdd through one defined anywhere.
@@ -168,7 +180,8 @@ std::string block_sharing_in_device_code(const std::string& text) {
         last = code.find('\n', last + 1);
         if (last == std::string::npos) last = n;
       }
-      if (std::string w = first_sharing_word(code, k + 7, last); !w.empty()) return w;
+      if (std::string w = first_sharing_word(code, k + 7, last, skip_atomic_functions); !w.empty())
+        return w;
       end = last;
     }
     line = end + 1;
@@ -193,7 +206,8 @@ std::string block_sharing_in_device_code(const std::string& text) {
         if (code[close] == '}' && --depth == 0) break;
       }
       // From the qualifier on: a `volatile` parameter counts as one in the body.
-      if (std::string w = first_sharing_word(code, at, std::min(close, n)); !w.empty()) return w;
+      if (std::string w = first_sharing_word(code, at, std::min(close, n), skip_atomic_functions); !w.empty())
+        return w;
     }
   }
   return "";

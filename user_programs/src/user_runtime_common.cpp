@@ -391,6 +391,7 @@ struct LaunchWork {
   emu::LaunchStats stats;
   double seconds = 0;
   unsigned workers = 1;
+  const char* in_order_because = nullptr;
 };
 LaunchWork g_launch_work;  // the launch being finished; taken by write_launch_index
 
@@ -408,6 +409,7 @@ void write_launch_index(int index, const Trace& trace, const std::string& file) 
     j["threads"] = g_launch_work.stats.threads;
     j["seconds"] = g_launch_work.seconds;
     j["workers"] = g_launch_work.workers;
+    if (g_launch_work.in_order_because) j["in_order_because"] = g_launch_work.in_order_because;
   }
   g_launch_work = LaunchWork{};
   std::ofstream(out_path("launches.jsonl"), std::ios::app) << j.dump() << "\n";
@@ -434,8 +436,8 @@ void set_running_kernel(const char* name) {
   note_launch_in_progress(name);
 }
 
-void note_launch_work(const emu::LaunchStats& stats, double seconds, unsigned workers) {
-  g_launch_work = LaunchWork{true, stats, seconds, workers};
+void note_launch_work(const emu::LaunchStats& stats, double seconds, unsigned workers, const char* in_order_because) {
+  g_launch_work = LaunchWork{true, stats, seconds, workers, in_order_because};
 }
 
 void set_dynamic_shared_area(const void* base, size_t bytes, const void* end) {

@@ -35,6 +35,9 @@ emu::LaunchStats run_cooperative_grid(Dim3 grid, Dim3 block, size_t shared_bytes
 // and the OS threads its blocks ran on: launches.jsonl carries them (lane_ops,
 // warp_ops, threads, seconds, workers) for
 // `warpviz-cli bench corpus`. Figures of a run, so they stay out of the trace.
-void note_launch_work(const emu::LaunchStats& stats, double seconds, unsigned workers);
+// `in_order_because`: why the blocks ran one after another (an atomic call
+// that sees their order), or null.
+void note_launch_work(const emu::LaunchStats& stats, double seconds, unsigned workers,
+                      const char* in_order_because = nullptr);
 
 }  // namespace warpviz::user

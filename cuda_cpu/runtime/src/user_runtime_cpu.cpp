@@ -27,6 +27,18 @@
 #include "warpviz/launch_dims.h"
 #include "warpviz/cooperative_launch.h"
 
+// Defined (weak) by the compiler plugin in a translation unit with an atomic
+// call that can see the order blocks run in; null otherwise.
+extern "C" const char __warpviz_order_dependent_atomic[] __attribute__((weak));
+// Defined (weak) in every unit the plugin compiled device code of: without
+// it the program's atomics were never judged.
+extern "C" const char __warpviz_atomics_judged[] __attribute__((weak));
+// Read by every atomic function (atomics.h): set while a launch's blocks run
+// on several OS threads.
+extern "C" {
+bool __warpviz_blocks_concurrent = false;
+}
+
 namespace warpviz::user {
 
 namespace {
@@ -169,13 +181,27 @@ void size_dynamic_shared(size_t bytes) {
 }
 
 // Whether this program's blocks may run on every core: the runner found no
-// device code that lets blocks see one another (block_sharing_in_device_code).
+// device code that lets blocks see one another (block_sharing_in_device_code),
+// or nothing but atomic calls, and the compiler plugin found none of those
+// that can see the order blocks run in (__warpviz_order_dependent_atomic
+// names the first it found; atomic_order.cpp).
 bool blocks_may_run_apart() {
   static const bool apart = [] {
     const char* v = std::getenv("WARPVIZ_USER_BLOCKS_APART");
-    return v && std::strcmp(v, "1") == 0;
+    if (!v) return false;
+    if (std::strcmp(v, "atomics") == 0)
+      return __warpviz_atomics_judged != nullptr && __warpviz_order_dependent_atomic == nullptr;
+    return std::strcmp(v, "1") == 0;
   }();
   return apart && !g_shared_pointer_at_file_scope.load();
+}
+
+// The atomic call that keeps the blocks in order, for the run's report.
+const char* atomic_keeping_blocks_in_order() {
+  const char* v = std::getenv("WARPVIZ_USER_BLOCKS_APART");
+  if (!v || std::strcmp(v, "atomics") != 0) return nullptr;
+  if (!__warpviz_atomics_judged) return "atomic calls (built without the device-semantics plugin, which judges them)";
+  return __warpviz_order_dependent_atomic;
 }
 
 }  // namespace
@@ -223,6 +249,7 @@ cudaError_t run_any_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_
     }
   }
   g_blocks_on_workers = workers > 1;
+  __warpviz_blocks_concurrent = workers > 1;
   Trace trace;
   set_running_kernel(kernel_name);
   running_grid_dim = grid;  // the user file's gridDim and blockDim (launch_dims.h)
@@ -230,8 +257,8 @@ cudaError_t run_any_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_
   emu::LaunchStats stats;
   const auto started = std::chrono::steady_clock::now();
   try {
-    // Atomics are plain read-modify-writes here, so a kernel whose blocks may
-    // share anything runs them on one OS thread (workers is 1).
+    // A kernel whose blocks may share anything runs them on one OS thread
+    // (workers is 1), where atomics are plain read-modify-writes.
     if (cooperative)
       stats = run_cooperative_grid(grid, block, shared_bytes, thread_body, launch_filter(index), trace);
     else
@@ -246,7 +273,9 @@ cudaError_t run_any_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_
   }
   set_running_kernel(nullptr);
   g_blocks_on_workers = false;
-  note_launch_work(stats, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), workers);
+  __warpviz_blocks_concurrent = false;
+  note_launch_work(stats, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), workers,
+                   cooperative ? nullptr : atomic_keeping_blocks_in_order());
   finish_launch(index, kernel_name, grid, block, shared_bytes, "cpu", "CPU emulator (sm_90 rules)", std::move(trace),
                 [](void* host, const void* device, size_t bytes) { std::memcpy(host, device, bytes); });
   return cudaSuccess;

@@ -46,7 +46,10 @@ std::string code_only(const std::string& text);
 // share data between blocks or order their effects (atomics, fences, volatile,
 // printf, assert, a grid group, clocks, inline asm), as "atomicAdd on line 12";
 // "" when there is none, and the blocks may run on every core.
-std::string block_sharing_in_device_code(const std::string& text);
+// `skip_atomic_functions`: leave CUDA's atomic functions out (atomicAdd ..
+// atomicCAS), for a build whose compiler plugin judges each call
+// (cuda_cpu/compiler_plugin/atomic_order.cpp).
+std::string block_sharing_in_device_code(const std::string& text, bool skip_atomic_functions = false);
 
 // `k<<<g, b, s>>>(args)` -> `::warpviz::user::kernel_call([&](const auto&... warpviz_args) {
 // k(warpviz_args...); }) ->* ::warpviz::user::launch_config("k", g, b, s)(args)` (k called as a

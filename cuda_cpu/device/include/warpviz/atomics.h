@@ -5,17 +5,48 @@
 
 #include "warpviz/vector_types.h"
 
-// Emulated threads run one at a time on one OS thread and switch only at warp
-// operations and barriers, so a read-modify-write here is atomic as it is on
-// the GPU.
+// Emulated threads of a block run one at a time on one OS thread and switch
+// only at warp operations and barriers, so a plain read-modify-write is
+// atomic as it is on the GPU. Blocks of a launch whose atomics cannot see the
+// order blocks run in (the compiler plugin's atomic_order.cpp) run on several
+// OS threads at once: the runtime then sets __warpviz_blocks_concurrent, and
+// each update is a compare-and-swap loop.
+extern "C" bool __warpviz_blocks_concurrent;
 
-#define WARPVIZ_ATOMIC_RMW(name, expr)                 \
-  template <class T, class V>                          \
-  inline T name(T* address, V value_in) {              \
-    const T value = T(value_in);                       \
-    const T old = *address;                            \
-    *address = (expr);                                 \
-    return old;                                        \
+namespace warpviz::atomics {
+// Spins while another OS thread updates an object of a size no instruction
+// swaps at once (a 16-byte atomicExch).
+inline bool g_wide_lock = false;
+template <class T, class Next>
+inline T update(T* address, Next next) {
+  if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
+    alignas(T) unsigned char old_bytes[sizeof(T)];
+    T* old = reinterpret_cast<T*>(old_bytes);
+    __atomic_load(address, old, __ATOMIC_RELAXED);
+    for (;;) {
+      T desired = next(*old);
+      if (__atomic_compare_exchange(address, old, &desired, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) return *old;
+    }
+  } else {
+    while (__atomic_test_and_set(&g_wide_lock, __ATOMIC_ACQUIRE)) {
+    }
+    const T old = *address;
+    *address = next(old);
+    __atomic_clear(&g_wide_lock, __ATOMIC_RELEASE);
+    return old;
+  }
+}
+}  // namespace warpviz::atomics
+
+#define WARPVIZ_ATOMIC_RMW(name, expr)                                                          \
+  template <class T, class V>                                                                   \
+  inline T name(T* address, V value_in) {                                                       \
+    const T value = T(value_in);                                                                \
+    if (__builtin_expect(__warpviz_blocks_concurrent, 0))                                       \
+      return ::warpviz::atomics::update(address, [&](const T& old) { return T(expr); });        \
+    const T old = *address;                                                                     \
+    *address = (expr);                                                                          \
+    return old;                                                                                 \
   }
 WARPVIZ_ATOMIC_RMW(atomicAdd, old + value)
 WARPVIZ_ATOMIC_RMW(atomicSub, old - value)
@@ -28,6 +59,8 @@ WARPVIZ_ATOMIC_RMW(atomicXor, old ^ value)
 #undef WARPVIZ_ATOMIC_RMW
 template <class T, class C, class V>
 inline T atomicCAS(T* address, C compare, V value) {
+  if (__builtin_expect(__warpviz_blocks_concurrent, 0))
+    return ::warpviz::atomics::update(address, [&](const T& old) { return old == T(compare) ? T(value) : old; });
   const T old = *address;
   if (old == T(compare)) *address = T(value);
   return old;
@@ -35,23 +68,24 @@ inline T atomicCAS(T* address, C compare, V value) {
 // sm_90's vector atomicAdd (CUDA Programming Guide: float2 and float4, global
 // memory): each component added on its own; CUDA gives vector types no +.
 inline float2 atomicAdd(float2* address, float2 value) {
-  const float2 old = *address;
-  *address = float2{old.x + value.x, old.y + value.y};
-  return old;
+  return float2{atomicAdd(&address->x, value.x), atomicAdd(&address->y, value.y)};
 }
 inline float4 atomicAdd(float4* address, float4 value) {
-  const float4 old = *address;
-  *address = float4{old.x + value.x, old.y + value.y, old.z + value.z, old.w + value.w};
-  return old;
+  return float4{atomicAdd(&address->x, value.x), atomicAdd(&address->y, value.y), atomicAdd(&address->z, value.z),
+                atomicAdd(&address->w, value.w)};
 }
 inline unsigned atomicInc(unsigned* address, unsigned limit) {
+  auto next = [limit](unsigned old) { return old >= limit ? 0u : old + 1u; };
+  if (__builtin_expect(__warpviz_blocks_concurrent, 0)) return ::warpviz::atomics::update(address, next);
   const unsigned old = *address;
-  *address = old >= limit ? 0u : old + 1u;
+  *address = next(old);
   return old;
 }
 inline unsigned atomicDec(unsigned* address, unsigned limit) {
+  auto next = [limit](unsigned old) { return (old == 0u || old > limit) ? limit : old - 1u; };
+  if (__builtin_expect(__warpviz_blocks_concurrent, 0)) return ::warpviz::atomics::update(address, next);
   const unsigned old = *address;
-  *address = (old == 0u || old > limit) ? limit : old - 1u;
+  *address = next(old);
   return old;
 }
 
