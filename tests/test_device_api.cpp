@@ -320,3 +320,29 @@ TEST_CASE("cudaPointerGetAttributes tells device, pinned and plain memory; cudaL
       {"launched_value", 42, "2 * 21, from the kernel cudaLaunchKernel ran"},
   });
 }
+
+TEST_CASE("__isShared, __isGlobal and __isLocal by address; symbols by address; peers on a machine of one GPU",
+          "[device_api][runtime]") {
+  const auto v = run_cases("address_spaces.cu");
+  // Bits: 1 shared, 2 global, 4 local, 8 constant.
+  check_cases(v, {
+      {"global_array", 2, "cudaMalloc'd memory is global"},
+      {"static_shared", 1, "a __shared__ array"},
+      {"dynamic_shared", 1, "extern __shared__ memory"},
+      {"local", 4, "a local variable whose address is taken lives in local memory"},
+      {"device_variable", 2, "a __device__ variable is global"},
+      {"to_symbol", 0, "cudaMemcpyToSymbolAsync: cudaSuccess"},
+      {"from_symbol", 0, "cudaMemcpyFromSymbolAsync: cudaSuccess"},
+      {"symbol_first", 0xe, "10 + 4: threads 0-7 each added 4 to their element"},
+      {"symbol_last", 0x15, "17 + 4"},
+      {"symbol_address", 0, "cudaGetSymbolAddress: cudaSuccess"},
+      {"symbol_bytes", 0x20, "cudaGetSymbolSize: 8 ints"},
+      {"via_address_last", 0x15, "a copy through the symbol's address reads the same"},
+      {"peer_copy", 0, "cudaMemcpyPeer from device 0 to device 0: cudaSuccess"},
+      {"peer_copy_last", 0x15, "and it copied"},
+      {"can_access_self", 0, "cudaDeviceCanAccessPeer(0, 0): cudaSuccess"},
+      {"can_access_result", 0, "a device is not its own peer"},
+      {"enable_self", 0x65, "cudaDeviceEnablePeerAccess(0) on device 0: cudaErrorInvalidDevice"},
+      {"other_device", 0x65, "cudaMemcpyPeer to a device that does not exist: cudaErrorInvalidDevice"},
+  });
+}

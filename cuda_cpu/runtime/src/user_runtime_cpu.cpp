@@ -8,6 +8,7 @@
 #include "warpviz/user_runtime.h"
 
 #include <atomic>
+#include <link.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -33,6 +34,8 @@ extern "C" const char __warpviz_order_dependent_atomic[] __attribute__((weak));
 // Defined (weak) in every unit the plugin compiled device code of: without
 // it the program's atomics were never judged.
 extern "C" const char __warpviz_atomics_judged[] __attribute__((weak));
+// The linker's bounds of the executable's data and bss: `__device__` variables.
+extern "C" char __data_start[], _end[];
 // Read by every atomic function (atomics.h): set while a launch's blocks run
 // on several OS threads.
 extern "C" {
@@ -313,6 +316,56 @@ void* dynamic_shared_memory() {
   return mine.open;
 }
 
+// ============================================================================
+// [SECTION] Address spaces (__isShared, __isGlobal, __isLocal)
+// ============================================================================
+
+namespace {
+// The executable's thread_local block, where every `__shared__` variable (a
+// thread_local here) of the running block lives: on x86-64 it ends at the
+// thread pointer, rounded to its alignment.
+size_t executable_tls_bytes() {
+  static const size_t bytes = [] {
+    size_t found = 0;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void* out) {
+          // The first object listed is the executable itself.
+          for (int i = 0; i < info->dlpi_phnum; ++i)
+            if (info->dlpi_phdr[i].p_type == PT_TLS) {
+              const size_t align = std::max<size_t>(info->dlpi_phdr[i].p_align, 1);
+              *static_cast<size_t*>(out) = (info->dlpi_phdr[i].p_memsz + align - 1) / align * align;
+            }
+          return 1;
+        },
+        &found);
+    return found;
+  }();
+  return bytes;
+}
+
+bool in_area(const void* p, const unsigned char* area, size_t bytes) {
+  const auto* c = static_cast<const unsigned char*>(p);
+  return area && c >= area && c < area + bytes;
+}
+}  // namespace
+
+bool is_shared_address(const void* p) {
+  const auto* tp = static_cast<const unsigned char*>(__builtin_thread_pointer());
+  if (in_area(p, tp - executable_tls_bytes(), executable_tls_bytes())) return true;
+  // A launch's bytes sit at the end of its area (open_dynamic_shared).
+  const size_t area_bytes = round_to_pages(kMaxDynamicShared);
+  return in_area(p, dynamic_shared_area(), area_bytes) || in_area(p, t_worker_shared.area, area_bytes);
+}
+
+bool is_local_address(const void* p) { return emu::on_running_thread_stack(p); }
+
+bool is_global_address(const void* p) {
+  if (is_shared_address(p) || is_local_address(p)) return false;
+  // cudaMalloc'd memory, and `__device__` variables: the executable's data.
+  const char* c = static_cast<const char*>(p);
+  return points_into_allocation(p) || (c >= __data_start && c < _end);
+}
+
 }  // namespace warpviz::user
 
 // ============================================================================
@@ -559,6 +612,29 @@ cudaError_t cudaGetDevice(int* device) {
   return cudaSuccess;
 }
 cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : set_error(cudaErrorInvalidDevice); }
+cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, size_t bytes) {
+  if (dst_device != 0 || src_device != 0) return set_error(cudaErrorInvalidDevice);
+  return cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice);
+}
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, size_t bytes,
+                                cudaStream_t) {
+  return cudaMemcpyPeer(dst, dst_device, src, src_device, bytes);
+}
+// A device is not its own peer: CUDA answers 0 for (0, 0), and refuses to
+// enable peer access to itself.
+cudaError_t cudaDeviceCanAccessPeer(int* can_access, int device, int peer_device) {
+  if (!can_access) return set_error(cudaErrorInvalidValue);
+  if (device != 0 || peer_device != 0) return set_error(cudaErrorInvalidDevice);
+  *can_access = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceEnablePeerAccess(int, unsigned) { return set_error(cudaErrorInvalidDevice); }
+cudaError_t cudaDeviceDisablePeerAccess(int) { return set_error(cudaErrorInvalidDevice); }
+cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp*) {
+  if (!device) return set_error(cudaErrorInvalidValue);
+  *device = 0;
+  return cudaSuccess;
+}
 
 // The figures an H200 (GH100, 132 SMs) reports; the CUDA Programming
 // Guide's table for compute capability 9.0 gives the per-SM and per-block

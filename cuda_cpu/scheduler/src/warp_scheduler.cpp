@@ -1378,6 +1378,13 @@ void set_emulator_threads(unsigned threads) { g_emulator_threads = std::min(thre
 
 bool in_emulated_thread() { return t_current != nullptr; }
 
+bool on_running_thread_stack(const void* p) {
+  const EmuThread* t = t_current;
+  if (!t || !t->stack_bottom) return false;
+  const char* c = static_cast<const char*>(p);
+  return c >= static_cast<const char*>(t->stack_bottom) && c < static_cast<const char*>(t->stack_bottom) + t->stack_size;
+}
+
 const ThreadCoords* current_thread_or_null() noexcept { return t_current ? &t_current->coords : nullptr; }
 
 bool lands_memory_faults() noexcept {

@@ -484,3 +484,18 @@ inline unsigned long long __globaltimer() {
                                              std::chrono::system_clock::now().time_since_epoch())
                                              .count());
 }
+
+// Which memory a generic pointer points into, decided by its address at run
+// time (user_runtime_cpu.cpp): shared is a block's `__shared__` variables
+// (thread_locals here) and its dynamic shared memory; local is the thread's
+// own stack; global is cudaMalloc'd memory and `__device__` variables. A
+// `__constant__` variable is an ordinary global here, so __isConstant is 0.
+namespace warpviz::user {
+bool is_shared_address(const void* p);
+bool is_global_address(const void* p);
+bool is_local_address(const void* p);
+}  // namespace warpviz::user
+inline unsigned int __isShared(const void* p) { return ::warpviz::user::is_shared_address(p); }
+inline unsigned int __isGlobal(const void* p) { return ::warpviz::user::is_global_address(p); }
+inline unsigned int __isLocal(const void* p) { return ::warpviz::user::is_local_address(p); }
+inline unsigned int __isConstant(const void*) { return 0; }

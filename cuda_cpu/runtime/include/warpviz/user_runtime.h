@@ -376,6 +376,39 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t bytes, size_
   return cudaSuccess;
 }
 
+// One device, and streams that finish at once: the Async forms are the plain ones.
+template <class T>
+cudaError_t cudaMemcpyToSymbolAsync(T& symbol, const void* src, size_t bytes, size_t offset = 0,
+                                    cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t = nullptr) {
+  return cudaMemcpyToSymbol(symbol, src, bytes, offset, kind);
+}
+template <class T>
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t bytes, size_t offset = 0,
+                                      cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t = nullptr) {
+  return cudaMemcpyFromSymbol(dst, symbol, bytes, offset, kind);
+}
+template <class T>
+cudaError_t cudaGetSymbolAddress(void** address, const T& symbol) {
+  if (!address) return cudaErrorInvalidValue;
+  *address = const_cast<void*>(static_cast<const void*>(&symbol));
+  return cudaSuccess;
+}
+template <class T>
+cudaError_t cudaGetSymbolSize(size_t* bytes, const T&) {
+  if (!bytes) return cudaErrorInvalidValue;
+  *bytes = sizeof(T);
+  return cudaSuccess;
+}
+// Peers: an H200 alone has none. Device 0 to device 0 is a plain copy, as
+// CUDA allows; another device number is cudaErrorInvalidDevice.
+cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, size_t bytes);
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, size_t bytes,
+                                cudaStream_t stream = nullptr);
+cudaError_t cudaDeviceCanAccessPeer(int* can_access, int device, int peer_device);
+cudaError_t cudaDeviceEnablePeerAccess(int peer_device, unsigned flags);
+cudaError_t cudaDeviceDisablePeerAccess(int peer_device);
+cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp* wanted);
+
 cudaError_t cudaDeviceSynchronize();
 cudaError_t cudaDeviceReset();
 cudaError_t cudaThreadSynchronize();

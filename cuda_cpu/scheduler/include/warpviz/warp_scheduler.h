@@ -112,6 +112,8 @@ void set_emulator_threads(unsigned threads);
 
 // --- Called from inside an emulated thread ---------------------------------
 bool in_emulated_thread();
+// Whether `p` is on the running emulated thread's own stack (its locals: CUDA's local memory).
+bool on_running_thread_stack(const void* p);
 const ThreadCoords& current_thread();
 // The running emulated thread, or null outside one. Safe in a signal handler.
 const ThreadCoords* current_thread_or_null() noexcept;
