@@ -1192,9 +1192,9 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
   // The program's own malloc'd gigabytes in 2 MiB pages, where the kernel
   // allows it (glibc 2.35 and later): its first touch of them faults 512 times
   // less (crossentropy_softmax_backward.1: 4 of its 15 s in the kernel).
-  const char* tunables = std::getenv("GLIBC_TUNABLES");
-  opts.env.emplace_back("GLIBC_TUNABLES", std::string(tunables && *tunables ? std::string(tunables) + ":" : "") +
-                                              "glibc.malloc.hugetlb=1");
+  const std::string tunables = std::getenv("GLIBC_TUNABLES") ? std::getenv("GLIBC_TUNABLES") : "";
+  if (tunables.find("glibc.malloc.hugetlb") == std::string::npos)
+    opts.env.emplace_back("GLIBC_TUNABLES", tunables + (tunables.empty() ? "" : ":") + "glibc.malloc.hugetlb=1");
   opts.time_limit_s = request.time_limit_s;
   const uint64_t memory_limit = request.memory_limit_bytes ? request.memory_limit_bytes : default_memory_limit();
   opts.memory_limit_bytes = memory_limit;

@@ -9,10 +9,12 @@
 #include "warpviz/warp_scheduler.h"
 
 #include <algorithm>
+#include <new>
 #include <atomic>
 #include <bit>
 #include <boost/context/fiber.hpp>
-#include <boost/context/pooled_fixedsize_stack.hpp>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <csetjmp>
 #include <csignal>
 #include <cctype>
@@ -173,18 +175,60 @@ void before_switch(void**, const void*, size_t) {}
 void after_switch(void*, const void**, size_t*) {}
 #endif
 
+// Fiber stacks, in chunks mapped for them alone: malloc's memory would be
+// backed by 2 MiB pages in a program run with glibc.malloc.hugetlb (the runner
+// sets it for a program's big arrays), where a lane touches a few 4 KiB pages
+// of its stack (264 blocks of 1024 lanes passed 17 GiB). No guard pages
+// between them: a cooperative launch holds 270 000 stacks at once, and a
+// mapping each would pass the kernel's limit on mappings (65 530).
+class FiberStackPool {
+ public:
+  explicit FiberStackPool(size_t stack_bytes)
+      : page_(size_t(sysconf(_SC_PAGESIZE))), usable_((stack_bytes + page_ - 1) / page_ * page_) {}
+  FiberStackPool(const FiberStackPool&) = delete;
+  FiberStackPool& operator=(const FiberStackPool&) = delete;
+  ~FiberStackPool() {
+    for (const auto& [base, bytes] : chunks_) munmap(base, bytes);
+  }
+  ctx::stack_context allocate() {
+    if (free_.empty()) grow();
+    char* low = free_.back();
+    free_.pop_back();
+    ctx::stack_context sctx;
+    sctx.size = usable_;
+    sctx.sp = low + usable_;  // stacks grow down from here
+    return sctx;
+  }
+  void deallocate(ctx::stack_context& sctx) noexcept { free_.push_back(static_cast<char*>(sctx.sp) - sctx.size); }
+
+ private:
+  static constexpr size_t kStacksPerChunk = 64;
+  void grow() {
+    const size_t bytes = usable_ * kStacksPerChunk;
+    void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) throw std::bad_alloc();
+    madvise(m, bytes, MADV_NOHUGEPAGE);
+    chunks_.emplace_back(m, bytes);
+    free_.reserve(free_.size() + kStacksPerChunk);
+    for (size_t i = kStacksPerChunk; i-- > 0;) free_.push_back(static_cast<char*>(m) + i * usable_);
+  }
+  size_t page_, usable_;
+  std::vector<std::pair<void*, size_t>> chunks_;
+  std::vector<char*> free_;  // each stack's lowest usable byte
+};
+
 // This OS thread's fiber stacks, kept while it lives: a block run after
 // another on the same thread (a worker's next block, the main thread's next
 // launch, a kept cooperative thread's next launch) reuses stacks already
 // mapped and touched instead of faulting in new ones.
-ctx::pooled_fixedsize_stack thread_fiber_stacks() {
-  static thread_local ctx::pooled_fixedsize_stack stacks(kFiberStackBytes, 64);
-  return stacks;  // a handle: copies share the pool
+FiberStackPool& thread_fiber_stacks() {
+  static thread_local FiberStackPool stacks(kFiberStackBytes);
+  return stacks;
 }
 
 // The pool's stacks, each noted in its thread for before_switch.
 struct NotedStack {
-  ctx::pooled_fixedsize_stack* pool;
+  FiberStackPool* pool;
   EmuThread* thread;
   ctx::stack_context allocate() {
     ctx::stack_context sctx = pool->allocate();
@@ -267,7 +311,7 @@ class BlockRun {
         body_(body),
         filter_(filter),
         stats_(stats),
-        stacks_(thread_fiber_stacks()),
+        stacks_(&thread_fiber_stacks()),
         threads_(block.count()),
         warp_count_(uint32_t((block.count() + kWarpSize - 1) / kWarpSize)),
         warp_seq_(warp_count_),
@@ -345,7 +389,7 @@ class BlockRun {
   std::vector<TraceStep>* steps_ = nullptr;  // where this block's steps go
   size_t steps_end_ = 0;                     // steps_ may grow to this size
   bool dropped_ = false;
-  ctx::pooled_fixedsize_stack stacks_;
+  FiberStackPool* stacks_;  // this OS thread's
   std::vector<EmuThread> threads_;
   uint32_t warp_count_;
   std::vector<uint32_t> warp_seq_;
@@ -765,7 +809,7 @@ void BlockRun::start_threads(Dim3 block_idx, uint32_t block_linear) {
 // of a fiber made, entered and left per thread (90 % of such a launch).
 void BlockRun::start_next_thread() {
   EmuThread& first = threads_[next_unstarted_++];
-  first.fiber = ctx::fiber(std::allocator_arg, NotedStack{&stacks_, &first}, [this, &first](ctx::fiber&& scheduler) {
+  first.fiber = ctx::fiber(std::allocator_arg, NotedStack{stacks_, &first}, [this, &first](ctx::fiber&& scheduler) {
     after_switch(nullptr, &t_scheduler_stack_bottom, &t_scheduler_stack_size);
     EmuThread* t = &first;
     t->scheduler = std::move(scheduler);
