@@ -508,6 +508,15 @@ TEST_CASE("a launch an sm_90 GPU refuses fails with the CUDA runtime's error", "
     CHECK(run.outcome == FileOutcome::KernelError);
     CHECK(run.message.find("kernel `quit_early` called exit()") != std::string::npos);
   }
+  SECTION("a launch from device code (dynamic parallelism) names both kernels and the backend that runs it") {
+    const FileRun run = run_file("launch_from_kernel.cu");
+    INFO(run.message << run.compiler_output);
+    CHECK(run.outcome == FileOutcome::RequestError);
+    CHECK(run.message.find("kernel `parent` launches `child` from device code (dynamic parallelism") !=
+          std::string::npos);
+    CHECK(run.message.find("--backend cuda") != std::string::npos);
+    CHECK(run.program_output.find("done") == std::string::npos);
+  }
   SECTION("a whole program sees the error from cudaGetLastError, and the kernel does not run") {
     const FileRun run = run_file("launch_refused.cu");
     INFO(run.message << run.compiler_output << run.program_output);

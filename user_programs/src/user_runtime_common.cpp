@@ -436,6 +436,8 @@ void set_running_kernel(const char* name) {
   note_launch_in_progress(name);
 }
 
+const char* running_kernel_name() { return g_running_kernel.load(); }
+
 void note_launch_work(const emu::LaunchStats& stats, double seconds, unsigned workers, const char* in_order_because) {
   g_launch_work = LaunchWork{true, stats, seconds, workers, in_order_because};
 }

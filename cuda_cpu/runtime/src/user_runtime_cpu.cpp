@@ -214,6 +214,14 @@ size_t allowed_dynamic_shared(const void* function);  // below, with the other f
 namespace {
 cudaError_t run_any_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_t shared_bytes,
                            const std::function<void()>& thread_body, bool cooperative, const void* function) {
+  if (emu::in_emulated_thread()) {
+    const char* parent = running_kernel_name();
+    fail("request",
+         std::string("kernel `") + (parent ? parent : "?") + "` launches `" + kernel_name +
+             "` from device code (dynamic parallelism, nvcc -rdc=true): the CPU emulator runs launches from host "
+             "code only; run the program with --backend cuda",
+         2);
+  }
   // A launch a GPU refuses runs nothing and leaves an error for cudaGetLastError.
   std::string refused = launch_config_error(grid, block, shared_bytes);
   // Past 48 KiB a kernel takes only what cudaFuncSetAttribute allowed it.

@@ -188,6 +188,11 @@ class FiberStackPool {
   FiberStackPool(const FiberStackPool&) = delete;
   FiberStackPool& operator=(const FiberStackPool&) = delete;
   ~FiberStackPool() {
+    // exit() in a kernel runs this thread's thread_local destructors on a
+    // lane's stack, one of ours: the process is ending, so they stay mapped.
+    const char* here = reinterpret_cast<const char*>(__builtin_frame_address(0));
+    for (const auto& [base, bytes] : chunks_)
+      if (here >= static_cast<const char*>(base) && here < static_cast<const char*>(base) + bytes) return;
     for (const auto& [base, bytes] : chunks_) munmap(base, bytes);
   }
   ctx::stack_context allocate() {

@@ -106,6 +106,8 @@ constexpr size_t kMaxDynamicSharedBytes = 227 * 1024;
 std::string launch_config_error(Dim3 grid, Dim3 block, size_t shared_bytes);
 // The kernel running now, for crash and time-limit reports (or null).
 void set_running_kernel(const char* name);
+// The kernel running now, or null (from the host between launches).
+const char* running_kernel_name();
 
 // ============================================================================
 // The request of a kernels-only file (user_driver.h)
