@@ -346,3 +346,15 @@ TEST_CASE("__isShared, __isGlobal and __isLocal by address; symbols by address; 
       {"other_device", 0x65, "cudaMemcpyPeer to a device that does not exist: cudaErrorInvalidDevice"},
   });
 }
+
+TEST_CASE("__syncthreads_count, _and and _or reduce a predicate over the block, stretch by stretch",
+          "[device_api][barrier]") {
+  const auto v = run_cases("syncthreads_predicates.cu");
+  // Bits: the count in 0-11, and 12, or 13, a second or of nothing 14, a second count 16 up.
+  check_cases(v, {
+      {"block0", 0x1003080, "128 multiples of 2 below 256, all below 256, thread 255 of an even block, 256 again"},
+      {"block1", 0x1001056, "86 multiples of 3; an odd block: the or is 0"},
+      {"block39", 0x1001007, "7 multiples of 41"},
+      {"blocks_right", 40, "every block's word as the program computes it"},
+  });
+}

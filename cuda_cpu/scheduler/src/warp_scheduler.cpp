@@ -145,6 +145,7 @@ thread_local BlockRun* t_handoff_block = nullptr;
 // thread must give its context to. Null when the scheduler switched.
 thread_local EmuThread* t_handed_from = nullptr;
 thread_local uint64_t t_arrival_clock = 0;
+thread_local uint64_t t_block_runs = 0;  // blocks started on this OS thread (block_barrier_epoch)
 thread_local bool t_cooperative = false;  // this OS thread runs a block of a cooperative launch
 // The running block's kernel printf output, and whether a lane is adding to it
 // now (a signal handler then leaves it alone).
@@ -358,7 +359,10 @@ class BlockRun {
   void flush_output(uint32_t warp, uint32_t lanes);
   void flush_all_output();
   bool release_conditions();
-  void count_barrier_passed() { ++unpublished_.barriers; }
+  void count_barrier_passed() {
+    ++unpublished_.barriers;
+    ++barriers_passed_;
+  }
   // The progress record (run_progress.h) is a page every worker and the
   // runner share: a write to it at every switch kept its cache line moving
   // between cores (16 % of a barrier-heavy launch). Counts go there in lots.
@@ -383,6 +387,8 @@ class BlockRun {
   void set_grid_turns(GridTurns* turns) { turns_ = turns; }
   std::string describe_waits(const EmuThread* running) const;
   bool dropped() const { return dropped_; }
+  // This block's stretch between barriers, unique on this OS thread.
+  uint64_t barrier_epoch() const { return (run_serial_ << 32) | barriers_passed_; }
 
  private:
   RunProgress* progress_ = nullptr;  // g_progress as the block started
@@ -412,6 +418,8 @@ class BlockRun {
   TraceStep step_;  // scratch, reused for every collective
   GridTurns* turns_ = nullptr;
   uint32_t at_condition_ = 0;  // threads in ThreadState::AtCondition
+  uint64_t run_serial_ = 0;      // t_block_runs as this block started
+  uint32_t barriers_passed_ = 0;  // by this block, grid barriers included
 };
 
 uint32_t BlockRun::live_lanes(uint32_t warp) const {
@@ -789,6 +797,8 @@ std::string BlockRun::describe_waits(const EmuThread* running) const {
 void BlockRun::start_threads(Dim3 block_idx, uint32_t block_linear) {
   block_linear_ = block_linear;
   at_condition_ = 0;
+  run_serial_ = ++t_block_runs;
+  barriers_passed_ = 0;
   std::fill(warp_seq_.begin(), warp_seq_.end(), 0u);
   ready_.clear();
   uint32_t linear = 0;
@@ -1426,6 +1436,11 @@ unsigned emulator_threads() {
 void set_emulator_threads(unsigned threads) { g_emulator_threads = std::min(threads, kMaxEmulatorThreads); }
 
 bool in_emulated_thread() { return t_current != nullptr; }
+
+uint64_t block_barrier_epoch() {
+  if (!t_block_run) throw std::logic_error("warpviz: __syncthreads_count called outside an emulated kernel");
+  return t_block_run->barrier_epoch();
+}
 
 bool on_running_thread_stack(const void* p) {
   const EmuThread* t = t_current;

@@ -154,6 +154,23 @@ inline void syncwarp(uint32_t line, unsigned mask = 0xffffffffu) {
 }
 
 inline void syncthreads(uint32_t line) { emu::block_barrier(line); }
+// __syncthreads_count (and _and, _or): a barrier that also counts the
+// threads whose predicate is non-zero. Each thread adds to the tally of its
+// stretch before the barrier and reads it after; the next stretch uses the
+// other tally, so none is reset while a thread still has to read it.
+inline int syncthreads_count(uint32_t line, int predicate) {
+  struct Tally {
+    uint64_t epoch = ~uint64_t(0);
+    int count = 0;
+  };
+  static thread_local Tally tallies[2];  // this OS thread's block
+  const uint64_t epoch = emu::block_barrier_epoch();
+  Tally& tally = tallies[epoch & 1];
+  if (tally.epoch != epoch) tally = Tally{epoch, 0};
+  tally.count += predicate != 0;
+  emu::block_barrier(line);
+  return tally.count;
+}
 
 // WARPVIZ_WATCH: the lanes converged here form the step, as __activemask()
 // on the GPU sees them (no mask: the scheduler completes it once nothing else
@@ -291,5 +308,8 @@ inline unsigned __lanemask_lt() {
 
 #include "warpviz/recorded_intrinsics.h"
 #define __syncthreads() ::warpviz::rec::syncthreads(__LINE__)
+#define __syncthreads_count(predicate) ::warpviz::rec::syncthreads_count(__LINE__, (predicate))
+#define __syncthreads_and(predicate) int(::warpviz::rec::syncthreads_count(__LINE__, !(predicate)) == 0)
+#define __syncthreads_or(predicate) int(::warpviz::rec::syncthreads_count(__LINE__, (predicate)) != 0)
 
 #include "warpviz/cooperative_groups_rec.h"

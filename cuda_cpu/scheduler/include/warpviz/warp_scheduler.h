@@ -158,6 +158,10 @@ void write_lane_output(std::string_view text);
 // limit. Safe in a signal handler; does nothing while the lane is appending.
 void flush_lane_output_to_fd(int fd) noexcept;
 void block_barrier(uint32_t line);
+// Names the running block's stretch of code between two barriers: the same
+// for all its threads until the next __syncthreads passes, and never the same
+// for another stretch or another block run on this OS thread.
+uint64_t block_barrier_epoch();
 // Suspends the running thread until ready(arg) holds (at once if it does),
 // while the block's other threads run: cuda::barrier's wait and a block-scope
 // cuda::pipeline's consumer_wait. A wait nothing left can end throws a deadlock.
