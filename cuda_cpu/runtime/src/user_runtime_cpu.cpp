@@ -36,8 +36,8 @@ extern "C" const char __warpviz_order_dependent_atomic[] __attribute__((weak));
 extern "C" const char __warpviz_atomics_judged[] __attribute__((weak));
 // The linker's bounds of the executable's data and bss: `__device__` variables.
 extern "C" char __data_start[], _end[];
-// Read by every atomic function (atomics.h): set while a launch's blocks run
-// on several OS threads.
+// Set while a launch's blocks run on several OS threads: read by every atomic
+// function (atomics.h) and by dynamic_shared_memory (each worker's own area).
 extern "C" {
 bool __warpviz_blocks_concurrent = false;
 }
@@ -163,7 +163,6 @@ unsigned char* open_dynamic_shared(unsigned char* area, size_t bytes) {
 // The running launch, as a worker thread sizes its own area by it.
 std::atomic<uint64_t> g_launch_serial{0};
 std::atomic<size_t> g_launch_shared_bytes{0};
-std::atomic<bool> g_blocks_on_workers{false};
 struct WorkerSharedArea {
   unsigned char* area = nullptr;
   unsigned char* open = nullptr;  // the launch's bytes in it
@@ -183,29 +182,30 @@ void size_dynamic_shared(size_t bytes) {
   g_dynamic_shared_open = open_dynamic_shared(dynamic_shared_area(), bytes);
 }
 
+// What the runner found (WARPVIZ_USER_BLOCKS_APART), read once: "1" nothing
+// shared, "atomics" only atomic calls the plugin judges, else blocks in order.
+// `because` is the atomic call (or the missing plugin) that keeps them in order.
+struct BlocksApart {
+  bool apart = false;
+  const char* because = nullptr;
+};
+const BlocksApart& blocks_apart() {
+  static const BlocksApart found = [] {
+    const char* v = std::getenv("WARPVIZ_USER_BLOCKS_APART");
+    if (!v) return BlocksApart{};
+    if (std::strcmp(v, "atomics") != 0) return BlocksApart{std::strcmp(v, "1") == 0, nullptr};
+    if (!__warpviz_atomics_judged)
+      return BlocksApart{false, "atomic calls (built without the device-semantics plugin, which judges them)"};
+    return BlocksApart{__warpviz_order_dependent_atomic == nullptr, __warpviz_order_dependent_atomic};
+  }();
+  return found;
+}
+
 // Whether this program's blocks may run on every core: the runner found no
 // device code that lets blocks see one another (block_sharing_in_device_code),
 // or nothing but atomic calls, and the compiler plugin found none of those
-// that can see the order blocks run in (__warpviz_order_dependent_atomic
-// names the first it found; atomic_order.cpp).
-bool blocks_may_run_apart() {
-  static const bool apart = [] {
-    const char* v = std::getenv("WARPVIZ_USER_BLOCKS_APART");
-    if (!v) return false;
-    if (std::strcmp(v, "atomics") == 0)
-      return __warpviz_atomics_judged != nullptr && __warpviz_order_dependent_atomic == nullptr;
-    return std::strcmp(v, "1") == 0;
-  }();
-  return apart && !g_shared_pointer_at_file_scope.load();
-}
-
-// The atomic call that keeps the blocks in order, for the run's report.
-const char* atomic_keeping_blocks_in_order() {
-  const char* v = std::getenv("WARPVIZ_USER_BLOCKS_APART");
-  if (!v || std::strcmp(v, "atomics") != 0) return nullptr;
-  if (!__warpviz_atomics_judged) return "atomic calls (built without the device-semantics plugin, which judges them)";
-  return __warpviz_order_dependent_atomic;
-}
+// that can see the order blocks run in (atomic_order.cpp).
+bool blocks_may_run_apart() { return blocks_apart().apart && !g_shared_pointer_at_file_scope.load(); }
 
 }  // namespace
 
@@ -259,7 +259,6 @@ cudaError_t run_any_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_
       fail("kernel-error", e.what(), 3);
     }
   }
-  g_blocks_on_workers = workers > 1;
   __warpviz_blocks_concurrent = workers > 1;
   Trace trace;
   set_running_kernel(kernel_name);
@@ -279,14 +278,13 @@ cudaError_t run_any_launch(const char* kernel_name, Dim3 grid, Dim3 block, size_
     // program goes on to find the error at its next call.
     g_fault_unseen = true;
   } catch (const std::exception& e) {
-    g_blocks_on_workers = false;
+    __warpviz_blocks_concurrent = false;
     fail("kernel-error", std::string("kernel `") + kernel_name + "`: " + e.what(), 3);
   }
   set_running_kernel(nullptr);
-  g_blocks_on_workers = false;
   __warpviz_blocks_concurrent = false;
   note_launch_work(stats, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), workers,
-                   cooperative ? nullptr : atomic_keeping_blocks_in_order());
+                   cooperative ? nullptr : blocks_apart().because);
   finish_launch(index, kernel_name, grid, block, shared_bytes, "cpu", "CPU emulator (sm_90 rules)", std::move(trace),
                 [](void* host, const void* device, size_t bytes) { std::memcpy(host, device, bytes); });
   return cudaSuccess;
@@ -311,7 +309,7 @@ void* dynamic_shared_memory() {
     g_shared_pointer_at_file_scope = true;  // host code keeps this pointer
     return dynamic_shared_area();
   }
-  if (!g_blocks_on_workers.load(std::memory_order_relaxed))
+  if (!__warpviz_blocks_concurrent)
     return g_dynamic_shared_open ? g_dynamic_shared_open : dynamic_shared_area();
   // A worker's own area, opened at its first block of the launch.
   WorkerSharedArea& mine = t_worker_shared;
