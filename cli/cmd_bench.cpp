@@ -39,9 +39,9 @@ namespace warpviz::cli {
 namespace {
 
 const char* const kEmulatorUsage =
-    "usage: warpviz-cli bench emulator [--threads N[,N...]] [--n N] [--block B] [--repeat R] [--json]\n"
+    "usage: warpviz-cli bench emulator [--threads N[,N...]] [--n N] [--block B] [--repeat R] [--no-record] [--json]\n"
     "  Runs reduce_sum (n = 1048576, block 256 by default) on the CPU emulator,\n"
-    "  recording every warp, with each thread count (1 and every core by default),\n"
+    "  recording every warp (--no-record: none, the scheduler's cost alone), with each thread count (1 and every core by default),\n"
     "  and prints the best of R runs (3 by default): wall time, lane-ops per second,\n"
     "  the speed-up over the first count, and the trace size. Each count's trace\n"
     "  and outputs must equal the first's, byte for byte (exit 1 when not).\n"
@@ -104,6 +104,7 @@ int bench_emulator(const Args& args) {
   std::string n = "1048576", block = "256";
   int repeat = 3;
   bool json = false;
+  bool record = true;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   std::vector<unsigned> thread_counts = {1};
   if (cores > 1) thread_counts.push_back(cores);
@@ -113,12 +114,16 @@ int bench_emulator(const Args& args) {
     else if (args[i] == "--repeat") repeat = std::max(1, std::atoi(option_value(args, i).c_str()));
     else if (args[i] == "--threads") thread_counts = parse_thread_counts(option_value(args, i));
     else if (args[i] == "--json") json = true;
+    else if (args[i] == "--no-record") record = false;
     else throw UsageError("unknown option '" + args[i] + "'");
   }
+  // --no-record: the scheduler's cost alone, every warp running unrecorded.
+  emu::RecordFilter filter;
+  if (!record) filter.blocks = {UINT32_MAX};
   const ResolvedScenario resolved = resolve_scenario({"reduce_sum", {{"n", n}, {"block", block}}, "ones"});
   if (!json)
     std::cout << "bench emulator: reduce_sum n=" << n << " block=" << block
-              << ", input ones, every warp recorded; " << counted(cores, "core") << "\n";
+              << ", input ones, " << (record ? "every warp recorded" : "nothing recorded") << "; " << counted(cores, "core") << "\n";
   struct Row {
     unsigned threads;
     double seconds, lane_ops_per_s;
@@ -135,7 +140,7 @@ int bench_emulator(const Args& args) {
     bool same = true;
     for (int r = 0; r < repeat; ++r) {
       const auto start = std::chrono::steady_clock::now();
-      Trace trace = run_scenario_cpu(resolved, emu::RecordFilter{}, &stats);
+      Trace trace = run_scenario_cpu(resolved, filter, &stats);
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       best = std::min(best, seconds);
       steps = trace.steps.size();

@@ -32,6 +32,7 @@
 #include <thread>
 #include <vector>
 
+#include "fiber_switch.h"
 #include "kept_threads.h"
 #include "grid_turns.h"
 #include "warpviz/bank_model.h"
@@ -113,22 +114,24 @@ std::string hex_mask(uint32_t mask) {
 // AtCondition: at a cuda::barrier or cuda::pipeline wait (wait_until), until its test passes.
 enum class ThreadState : uint8_t { Ready, AtWarpOp, AtBarrier, AtGridBarrier, AtCondition, Exited };
 
-struct EmuThread {
+// What a lane touches at every warp operation comes first, in one cache line:
+// a block's 256 lanes in turn touch more than the L1 cache holds.
+struct alignas(64) EmuThread {
   ctx::fiber fiber;      // the CUDA thread's own context
   ctx::fiber scheduler;  // where the thread returns to when it waits
+  uint64_t arrival = 0;  // when it reached its current wait, for fair forcing
+  WarpOpResult result;
+  ThreadState state = ThreadState::Exited;
+  // The meeting point (converged_access_point) it last came to, and how
+  // many times in a row, with no warp operation or barrier between.
+  uint32_t same_site_meetings = 0;
+  uint32_t last_site = 0;
+  WarpOpRequest request;
+  ThreadCoords coords;
   // The fiber's stack, and AddressSanitizer's fake stack while it is switched out.
   const void* stack_bottom = nullptr;
   size_t stack_size = 0;
   void* asan_fake_stack = nullptr;
-  ThreadCoords coords;
-  ThreadState state = ThreadState::Exited;
-  WarpOpRequest request;
-  WarpOpResult result;
-  uint64_t arrival = 0;  // when it reached its current wait, for fair forcing
-  // The meeting point (converged_access_point) it last came to, and how
-  // many times in a row, with no warp operation or barrier between.
-  uint32_t last_site = 0;
-  uint32_t same_site_meetings = 0;
   bool (*until)(const void*) = nullptr;  // AtCondition's test and its argument
   const void* until_arg = nullptr;
 };
@@ -258,26 +261,28 @@ void take_arriving_context(EmuThread* self, ctx::fiber&& from) {
   }
 }
 
-void suspend_current_thread(ThreadState waiting_state) {
+__attribute__((always_inline)) inline void suspend_current_thread(ThreadState waiting_state) {
   EmuThread* self = t_current;
   self->state = waiting_state;
   self->arrival = ++t_arrival_clock;
   // The round's next thread, straight from this one: one switch where the
   // scheduler between them made two (a warp's 32 lanes meet at every
   // shuffle). The order the threads run in is the scheduler's own.
-  if (EmuThread* next = t_handoff_block ? next_in_round(*self) : nullptr) {
+  EmuThread* const next = t_handoff_block ? next_in_round(*self) : nullptr;
+  ctx::fiber* to = &self->scheduler;
+  if (next) {
     next->scheduler = std::move(self->scheduler);
     t_current = next;
     t_handed_from = self;
-    ctx::fiber from = std::move(next->fiber).resume();
-    t_current = self;
-    take_arriving_context(self, std::move(from));
-    return;
+    to = &next->fiber;
+  } else {
+    before_switch(&self->asan_fake_stack, t_scheduler_stack_bottom, t_scheduler_stack_size);
   }
-  before_switch(&self->asan_fake_stack, t_scheduler_stack_bottom, t_scheduler_stack_size);
-  ctx::fiber from = std::move(self->scheduler).resume();
+  // One call site for both: the lane resumed returns through the same code
+  // this one called through (fiber_switch.h).
+  ctx::fiber from = switch_to(std::move(*to));
   // ASan's fibers (and only they) never hand on: the scheduler switched here.
-  after_switch(self->asan_fake_stack, &t_scheduler_stack_bottom, &t_scheduler_stack_size);
+  if (!next) after_switch(self->asan_fake_stack, &t_scheduler_stack_bottom, &t_scheduler_stack_size);
   t_current = self;
   take_arriving_context(self, std::move(from));
 }
@@ -308,6 +313,23 @@ bool same_watch(const WarpOpRequest& a, const WarpOpRequest& b) {
   return a.dtype == b.dtype && a.args.b == b.args.b && a.args.width == b.args.width && a.args.c == b.args.c;
 }
 
+// Whether two lanes' requests wait at the same call (one PendingGroup).
+bool same_call(const WarpOpRequest& a, const WarpOpRequest& b) {
+  return a.op == b.op && a.line == b.line && a.mask == b.mask && a.site == b.site &&
+         (a.op != Op::Watch || same_watch(a, b));
+}
+
+// A warp's lanes as the scheduler tracks them between its looks: which live,
+// which wait at a warp operation, and whether all of those wait at the same
+// call (the usual case: a converged warp at a shuffle). Kept as lanes stop, so
+// that such a warp's group is known without a pass over its 32 threads.
+struct WarpLanes {
+  uint32_t live = 0;     // lanes that have not exited
+  uint32_t waiting = 0;  // lanes in ThreadState::AtWarpOp
+  uint8_t key_lane = 0;  // one waiting lane; with `one_call`, every other waits at its call
+  bool one_call = true;  // false: the waiting lanes may wait at several calls
+};
+
 class BlockRun {
  public:
   BlockRun(Dim3 grid, Dim3 block, const std::function<void()>& body, const RecordFilter& filter,
@@ -321,7 +343,8 @@ class BlockRun {
         threads_(block.count()),
         warp_count_(uint32_t((block.count() + kWarpSize - 1) / kWarpSize)),
         warp_seq_(warp_count_),
-        warp_ran_(warp_count_, 1) {}
+        warp_ran_(warp_count_, 1),
+        warp_lanes_(warp_count_) {}
 
   // Runs one block, appending its recorded steps to `steps` in completion
   // order until `room` of them are there; returns whether any were dropped
@@ -408,6 +431,7 @@ class BlockRun {
   // it: what it decides depends on the warp's lanes alone, so a warp none of
   // whose lanes moved (all at __syncthreads while warp 0 shuffles) is skipped.
   std::vector<uint8_t> warp_ran_;
+  std::vector<WarpLanes> warp_lanes_;
   std::vector<uint32_t> ready_, running_;
   size_t running_at_ = 0;  // the next of running_ to run in this round
   uint32_t next_unstarted_ = 0;  // threads from here on have not started (start_next_thread)
@@ -422,13 +446,7 @@ class BlockRun {
   uint32_t barriers_passed_ = 0;  // by this block, grid barriers included
 };
 
-uint32_t BlockRun::live_lanes(uint32_t warp) const {
-  uint32_t live = 0;
-  const size_t base = size_t(warp) * kWarpSize;
-  for (uint32_t lane = 0; lane < kWarpSize && base + lane < threads_.size(); ++lane)
-    if (threads_[base + lane].state != ThreadState::Exited) live |= 1u << lane;
-  return live;
-}
+uint32_t BlockRun::live_lanes(uint32_t warp) const { return warp_lanes_[warp].live; }
 
 int BlockRun::collect_groups(uint32_t warp, PendingGroup* groups) const {
   int count = 0;
@@ -438,9 +456,7 @@ int BlockRun::collect_groups(uint32_t warp, PendingGroup* groups) const {
     if (t.state != ThreadState::AtWarpOp) continue;
     const WarpOpRequest& r = t.request;
     int g = 0;
-    while (g < count && !(groups[g].op == r.op && groups[g].line == r.line && groups[g].mask == r.mask &&
-                          groups[g].first->site == r.site && (r.op != Op::Watch || same_watch(*groups[g].first, r))))
-      ++g;
+    while (g < count && !same_call(*groups[g].first, r)) ++g;
     if (g == count) {
       groups[count++] = PendingGroup{0, r.op, r.line, r.mask, t.arrival, &r};
     }
@@ -464,6 +480,17 @@ int BlockRun::collect_groups(uint32_t warp, PendingGroup* groups) const {
 // `if` with a warp op or a watch inside, the lanes that skipped it wait for the
 // others rather than being recorded as a step of their own.
 bool BlockRun::complete_ready_groups(uint32_t warp) {
+  const WarpLanes& lanes = warp_lanes_[warp];
+  if (lanes.waiting == 0) return false;
+  if (lanes.one_call) {
+    // One group: what the pass below decides for a single group.
+    const WarpOpRequest& r = threads_[size_t(warp) * kWarpSize + lanes.key_lane].request;
+    const PendingGroup group{lanes.waiting, r.op, r.line, r.mask, 0, &r};
+    const uint32_t required = group.op == Op::ActiveMask ? 0u : group.mask & lanes.live;
+    if (!waits_for_convergence(group) && (required & ~group.lanes) != 0) return false;
+    complete_group(warp, group);
+    return true;
+  }
   PendingGroup groups[kWarpSize];
   const int count = collect_groups(warp, groups);
   if (count == 0) return false;
@@ -530,6 +557,10 @@ void BlockRun::force_earliest_group() {
 
 void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
   const size_t base = size_t(warp) * kWarpSize;
+  WarpLanes& warp_lanes = warp_lanes_[warp];
+  warp_lanes.waiting &= ~group.lanes;
+  // The lanes left waiting may be at one call or several: unknown until none waits.
+  warp_lanes.one_call = warp_lanes.waiting == 0;
   if (group.first->site != 0) {  // a converged access point: the lanes go on together
     for (uint32_t lanes = group.lanes; lanes; lanes &= lanes - 1) {
       const uint32_t i = uint32_t(base + std::countr_zero(lanes));
@@ -800,6 +831,10 @@ void BlockRun::start_threads(Dim3 block_idx, uint32_t block_linear) {
   run_serial_ = ++t_block_runs;
   barriers_passed_ = 0;
   std::fill(warp_seq_.begin(), warp_seq_.end(), 0u);
+  for (uint32_t w = 0; w < warp_count_; ++w) {
+    const size_t lanes = std::min<size_t>(kWarpSize, threads_.size() - size_t(w) * kWarpSize);
+    warp_lanes_[w] = WarpLanes{lanes == kWarpSize ? ~0u : (1u << lanes) - 1u, 0, 0, true};
+  }
   ready_.clear();
   uint32_t linear = 0;
   for (uint32_t z = 0; z < block_.z; ++z)
@@ -836,6 +871,7 @@ void BlockRun::start_next_thread() {
         if (!error_) error_ = std::current_exception();
       }
       t->state = ThreadState::Exited;
+      warp_lanes_[t->coords.warp].live &= ~(1u << t->coords.lane);
       ++exited_;
       // A warp whose lanes have all ended has reached its last sync point.
       if (output_.holds(t->coords.warp) && live_lanes(t->coords.warp) == 0) flush_output(t->coords.warp, 0xffffffffu);
@@ -858,6 +894,17 @@ void BlockRun::start_next_thread() {
 
 void BlockRun::note_stopped(const EmuThread& t) {
   warp_ran_[t.coords.warp] = 1;
+  if (t.state == ThreadState::AtWarpOp) {
+    WarpLanes& lanes = warp_lanes_[t.coords.warp];
+    const uint32_t bit = 1u << t.coords.lane;
+    if (lanes.waiting == 0) {
+      lanes.key_lane = uint8_t(t.coords.lane);
+      lanes.one_call = true;
+    } else if (lanes.one_call && !(lanes.waiting & bit)) {
+      lanes.one_call = same_call(threads_[size_t(t.coords.warp) * kWarpSize + lanes.key_lane].request, t.request);
+    }
+    lanes.waiting |= bit;
+  }
   ++stats_.context_switches;
   at_condition_ += t.state == ThreadState::AtCondition;
   count_switch();
@@ -868,7 +915,7 @@ void BlockRun::resume(EmuThread& t) {
   t_handed_from = nullptr;
   void* scheduler_fake_stack = nullptr;
   before_switch(&scheduler_fake_stack, t.stack_bottom, t.stack_size);
-  ctx::fiber back = std::move(t.fiber).resume();
+  ctx::fiber back = switch_to(std::move(t.fiber));
   after_switch(scheduler_fake_stack, nullptr, nullptr);
   // The fiber may have gone on to later threads (start_next_thread, or a
   // thread that handed on): it belongs to the one it stopped in.
