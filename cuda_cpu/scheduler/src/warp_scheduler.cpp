@@ -83,10 +83,15 @@ bool step_order(const TraceStep& a, const TraceStep& b) {
 
 // Appends a block's steps, sorted into step_order, to the trace: encoded
 // first into `encoded` (reused), so that the trace grows by their exact size.
-void append_steps(TraceSteps& steps, std::vector<TraceStep>& block_steps, TraceSteps& encoded, size_t expected) {
-  std::stable_sort(block_steps.begin(), block_steps.end(), step_order);
+// The sort moves indices, not the 800-byte steps.
+void append_steps(TraceSteps& steps, const std::vector<TraceStep>& block_steps, TraceSteps& encoded,
+                  std::vector<uint32_t>& order, size_t expected) {
+  order.resize(block_steps.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return step_order(block_steps[a], block_steps[b]); });
   encoded.clear();
-  for (const TraceStep& s : block_steps) encoded.push_back(s);
+  for (uint32_t i : order) encoded.push_back(block_steps[i]);
   make_room(steps, encoded.size(), encoded.encoded_bytes(), expected);
   steps.append(encoded);
 }
@@ -569,8 +574,13 @@ void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
     }
     return;
   }
-  TraceStep& step = step_;
-  step = TraceStep{};
+  // A step the trace keeps is made where it is kept; any other in scratch.
+  bool keep = false;
+  if (filter_.wants(block_linear_, warp)) {
+    keep = steps_->size() < steps_end_;
+    dropped_ |= !keep;
+  }
+  TraceStep& step = keep ? steps_->emplace_back() : (step_ = TraceStep{});
   const int first_lane = std::countr_zero(group.lanes);
   const WarpOpRequest& first = threads_[base + first_lane].request;
   step.block = block_linear_;
@@ -625,13 +635,6 @@ void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
   // The group's lanes meet here (so do lanes that have ended): what they
   // printed before it comes out now, as the GPU's converged warp prints it.
   if (output_.holds(warp)) flush_output(warp, group.lanes | ~live_lanes(warp));
-
-  if (filter_.wants(block_linear_, warp)) {
-    if (steps_->size() < steps_end_)
-      steps_->push_back(step);
-    else
-      dropped_ = true;
-  }
 }
 
 // ============================================================================
@@ -1058,6 +1061,7 @@ LaunchStats run_blocks_in_order(Dim3 grid, Dim3 block, const std::function<void(
   const size_t launch_first = trace.steps.size();
   std::vector<TraceStep> block_steps;  // reused block after block
   TraceSteps block_encoded;
+  std::vector<uint32_t> block_order;
   for (uint64_t linear = 0; linear < blocks; ++linear) {
     const size_t first_step = trace.steps.size();
     const size_t expected = expected_steps(launch_first, first_step, linear, blocks, filter.max_steps);
@@ -1068,11 +1072,11 @@ LaunchStats run_blocks_in_order(Dim3 grid, Dim3 block, const std::function<void(
       dropped = run.run(block_index(grid, linear), uint32_t(linear), block_steps, room);
     } catch (...) {
       if (run.dropped()) trace.overflow = true;
-      append_steps(trace.steps, block_steps, block_encoded, expected);
+      append_steps(trace.steps, block_steps, block_encoded, block_order, expected);
       throw;
     }
     if (dropped) trace.overflow = true;
-    append_steps(trace.steps, block_steps, block_encoded, expected);
+    append_steps(trace.steps, block_steps, block_encoded, block_order, expected);
   }
   return stats;
 }
@@ -1356,12 +1360,13 @@ class CooperativeLaunch {
     for (const LaunchStats& s : stats_) add_stats(total, s);
     const size_t launch_first = trace_.steps.size();
     TraceSteps encoded;
+    std::vector<uint32_t> order;
     for (uint32_t b = 0; b < blocks_.size(); ++b) {
       std::vector<TraceStep>& steps = blocks_[b].steps;
       const size_t room = filter_.max_steps > trace_.steps.size() ? filter_.max_steps - trace_.steps.size() : 0;
       if (blocks_[b].dropped || steps.size() > room) trace_.overflow = true;
       if (steps.size() > room) steps.resize(room);  // the first to complete are kept
-      append_steps(trace_.steps, steps, encoded,
+      append_steps(trace_.steps, steps, encoded, order,
                    expected_steps(launch_first, trace_.steps.size(), b, blocks_.size(), filter_.max_steps));
     }
     if (std::exception_ptr e = turns_.error()) std::rethrow_exception(e);
