@@ -328,11 +328,15 @@ bool same_call(const WarpOpRequest& a, const WarpOpRequest& b) {
 // which wait at a warp operation, and whether all of those wait at the same
 // call (the usual case: a converged warp at a shuffle). Kept as lanes stop, so
 // that such a warp's group is known without a pass over its 32 threads.
+// Lanes are compared with the key lane when the scheduler looks, not as they
+// stop: a lane's request was written just before it stopped, and reading it
+// back at once stalled on store forwarding.
 struct WarpLanes {
-  uint32_t live = 0;     // lanes that have not exited
-  uint32_t waiting = 0;  // lanes in ThreadState::AtWarpOp
-  uint8_t key_lane = 0;  // one waiting lane; with `one_call`, every other waits at its call
-  bool one_call = true;  // false: the waiting lanes may wait at several calls
+  uint32_t live = 0;       // lanes that have not exited
+  uint32_t waiting = 0;    // lanes in ThreadState::AtWarpOp
+  uint32_t unchecked = 0;  // waiting lanes not yet compared with the key lane
+  uint8_t key_lane = 0;    // one waiting lane; with `one_call`, every checked one waits at its call
+  bool one_call = true;    // false: the waiting lanes may wait at several calls
 };
 
 class BlockRun {
@@ -363,6 +367,8 @@ class BlockRun {
   void start_threads(Dim3 block_idx, uint32_t block_linear);
   void resume(EmuThread& t);
   void start_next_thread();
+  // The next thread that has not started, with a fiber made to start it.
+  EmuThread& make_next_thread();
   // What the scheduler notes of a thread that stopped (waits or ended).
   void note_stopped(const EmuThread& t);
 
@@ -371,7 +377,12 @@ class BlockRun {
   // itself (suspend_current_thread); null: the round is over.
   EmuThread* next_in_round(EmuThread& stopping) {
     note_stopped(stopping);
-    return running_at_ < running_.size() ? &threads_[running_[running_at_++]] : nullptr;
+    if (running_at_ < running_.size()) return &threads_[running_[running_at_++]];
+    // While threads start (every one before any waiting one is resumed),
+    // the next to start: a thread that stops starts it itself, where the
+    // scheduler between them switched twice.
+    if (next_unstarted_ < threads_.size() && running_.empty() && !error_) return &make_next_thread();
+    return nullptr;
   }
 
  private:
@@ -485,11 +496,18 @@ int BlockRun::collect_groups(uint32_t warp, PendingGroup* groups) const {
 // `if` with a warp op or a watch inside, the lanes that skipped it wait for the
 // others rather than being recorded as a step of their own.
 bool BlockRun::complete_ready_groups(uint32_t warp) {
-  const WarpLanes& lanes = warp_lanes_[warp];
+  WarpLanes& lanes = warp_lanes_[warp];
   if (lanes.waiting == 0) return false;
+  const size_t base = size_t(warp) * kWarpSize;
+  if (lanes.one_call && lanes.unchecked) {
+    const WarpOpRequest& key = threads_[base + lanes.key_lane].request;
+    for (uint32_t rest = lanes.unchecked; rest && lanes.one_call; rest &= rest - 1)
+      lanes.one_call = same_call(key, threads_[base + std::countr_zero(rest)].request);
+    lanes.unchecked = 0;
+  }
   if (lanes.one_call) {
     // One group: what the pass below decides for a single group.
-    const WarpOpRequest& r = threads_[size_t(warp) * kWarpSize + lanes.key_lane].request;
+    const WarpOpRequest& r = threads_[base + lanes.key_lane].request;
     const PendingGroup group{lanes.waiting, r.op, r.line, r.mask, 0, &r};
     const uint32_t required = group.op == Op::ActiveMask ? 0u : group.mask & lanes.live;
     if (!waits_for_convergence(group) && (required & ~group.lanes) != 0) return false;
@@ -564,6 +582,7 @@ void BlockRun::complete_group(uint32_t warp, const PendingGroup& group) {
   const size_t base = size_t(warp) * kWarpSize;
   WarpLanes& warp_lanes = warp_lanes_[warp];
   warp_lanes.waiting &= ~group.lanes;
+  warp_lanes.unchecked &= ~group.lanes;
   // The lanes left waiting may be at one call or several: unknown until none waits.
   warp_lanes.one_call = warp_lanes.waiting == 0;
   if (group.first->site != 0) {  // a converged access point: the lanes go on together
@@ -836,7 +855,7 @@ void BlockRun::start_threads(Dim3 block_idx, uint32_t block_linear) {
   std::fill(warp_seq_.begin(), warp_seq_.end(), 0u);
   for (uint32_t w = 0; w < warp_count_; ++w) {
     const size_t lanes = std::min<size_t>(kWarpSize, threads_.size() - size_t(w) * kWarpSize);
-    warp_lanes_[w] = WarpLanes{lanes == kWarpSize ? ~0u : (1u << lanes) - 1u, 0, 0, true};
+    warp_lanes_[w] = WarpLanes{lanes == kWarpSize ? ~0u : (1u << lanes) - 1u, 0, 0, 0, true};
   }
   ready_.clear();
   uint32_t linear = 0;
@@ -860,12 +879,15 @@ void BlockRun::start_threads(Dim3 block_idx, uint32_t block_linear) {
 // the order the threads would have started anyway: a kernel with no barrier
 // or warp operation runs its block on one fiber, a call per thread, instead
 // of a fiber made, entered and left per thread (90 % of such a launch).
-void BlockRun::start_next_thread() {
+void BlockRun::start_next_thread() { resume(make_next_thread()); }
+
+EmuThread& BlockRun::make_next_thread() {
   EmuThread& first = threads_[next_unstarted_++];
-  first.fiber = ctx::fiber(std::allocator_arg, NotedStack{stacks_, &first}, [this, &first](ctx::fiber&& scheduler) {
+  first.fiber = ctx::fiber(std::allocator_arg, NotedStack{stacks_, &first}, [this, &first](ctx::fiber&& from) {
     after_switch(nullptr, &t_scheduler_stack_bottom, &t_scheduler_stack_size);
     EmuThread* t = &first;
-    t->scheduler = std::move(scheduler);
+    // Started by the scheduler, or by the thread before it (next_in_round).
+    take_arriving_context(t, std::move(from));
     for (;;) {
       try {
         body_();
@@ -892,7 +914,7 @@ void BlockRun::start_next_thread() {
     before_switch(nullptr, t_scheduler_stack_bottom, t_scheduler_stack_size);
     return std::move(t->scheduler);
   });
-  resume(first);
+  return first;
 }
 
 void BlockRun::note_stopped(const EmuThread& t) {
@@ -903,8 +925,8 @@ void BlockRun::note_stopped(const EmuThread& t) {
     if (lanes.waiting == 0) {
       lanes.key_lane = uint8_t(t.coords.lane);
       lanes.one_call = true;
-    } else if (lanes.one_call && !(lanes.waiting & bit)) {
-      lanes.one_call = same_call(threads_[size_t(t.coords.warp) * kWarpSize + lanes.key_lane].request, t.request);
+    } else if (!(lanes.waiting & bit)) {
+      lanes.unchecked |= bit;
     }
     lanes.waiting |= bit;
   }
@@ -1533,6 +1555,31 @@ WarpOpResult warp_collective(const WarpOpRequest& request) {
   t_current->request = request;
   suspend_current_thread(ThreadState::AtWarpOp);
   return t_current->result;
+}
+
+RegisterOpResult warp_register_op(uint32_t op_and_dtype, uint32_t line, uint32_t mask, uint64_t value, int64_t b,
+                                  int32_t width) {
+  EmuThread* const self = t_current;
+  if (!self) throw std::logic_error("warpviz: warp intrinsic called outside an emulated kernel");
+  self->same_site_meetings = 0;
+  WarpOpRequest& r = self->request;
+  r.op = Op(op_and_dtype & 0xff);
+  r.dtype = DType(op_and_dtype >> 8);
+  r.line = line;
+  r.mask = mask;
+  r.value = value;
+  r.args.b = b;
+  r.args.width = width;
+  r.args.c = 0;
+  r.addr = 0;
+  r.bytes = 0;
+  r.step_flags = 0;
+  r.shared = nullptr;
+  r.value_high = 0;
+  r.site = 0;
+  suspend_current_thread(ThreadState::AtWarpOp);
+  const WarpOpResult& res = t_current->result;
+  return RegisterOpResult{res.value, uint64_t(res.ok) | uint64_t(res.undefined) << 1};
 }
 
 constexpr uint32_t kSpinMeetings = 4096;

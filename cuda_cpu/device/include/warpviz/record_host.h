@@ -80,12 +80,15 @@ inline emu::WarpOpRequest request(Op op, uint32_t line, unsigned mask, DType dty
   return r;
 }
 
+// An operation whose operands are registers: its fields passed in registers.
+inline uint64_t register_op(Op op, DType dtype, uint32_t line, unsigned mask, uint64_t value, int64_t b = 0,
+                            int width = warpSize) {
+  return emu::warp_register_op(emu::register_op_code(op, dtype), line, mask, value, b, width).value;
+}
+
 template <class T>
 T shuffle(Op op, uint32_t line, unsigned mask, T var, int64_t b, int width) {
-  emu::WarpOpRequest r = request(op, line, mask, ValueBits<T>::dtype, ValueBits<T>::to_bits(var));
-  r.args.b = b;
-  r.args.width = width;
-  return ValueBits<T>::from_bits(emu::warp_collective(r).value);
+  return ValueBits<T>::from_bits(register_op(op, ValueBits<T>::dtype, line, mask, ValueBits<T>::to_bits(var), b, width));
 }
 
 template <class T>
@@ -119,7 +122,7 @@ T shfl_ptx(uint32_t line, Op op, unsigned mask, T var, uint32_t b, uint32_t c, b
 }
 
 inline uint32_t vote(Op op, uint32_t line, unsigned mask, int predicate) {
-  return uint32_t(emu::warp_collective(request(op, line, mask, DType::I32, uint32_t(predicate))).value);
+  return uint32_t(register_op(op, DType::I32, line, mask, uint32_t(predicate)));
 }
 inline unsigned ballot(uint32_t line, unsigned mask, int predicate) {
   return vote(Op::Ballot, line, mask, predicate);
@@ -130,8 +133,7 @@ inline unsigned activemask(uint32_t line) { return vote(Op::ActiveMask, line, 0,
 
 template <class T>
 unsigned match_any(uint32_t line, unsigned mask, T value) {
-  const auto r = request(Op::MatchAny, line, mask, ValueBits<T>::dtype, ValueBits<T>::to_bits(value));
-  return uint32_t(emu::warp_collective(r).value);
+  return uint32_t(register_op(Op::MatchAny, ValueBits<T>::dtype, line, mask, ValueBits<T>::to_bits(value)));
 }
 template <class T>
 unsigned match_all(uint32_t line, unsigned mask, T value, int* pred) {
@@ -145,12 +147,11 @@ unsigned match_all(uint32_t line, unsigned mask, T value, int* pred) {
 template <class T>
 T redux(Op op, uint32_t line, unsigned mask, T value) {
   static_assert(sizeof(T) == 4 && std::is_integral_v<T>, "__reduce_*_sync takes int or unsigned");
-  const auto r = request(op, line, mask, ValueBits<T>::dtype, ValueBits<T>::to_bits(value));
-  return ValueBits<T>::from_bits(emu::warp_collective(r).value);
+  return ValueBits<T>::from_bits(register_op(op, ValueBits<T>::dtype, line, mask, ValueBits<T>::to_bits(value)));
 }
 
 inline void syncwarp(uint32_t line, unsigned mask = 0xffffffffu) {
-  emu::warp_collective(request(Op::SyncWarp, line, mask, DType::I32, 0));
+  register_op(Op::SyncWarp, DType::I32, line, mask, 0);
 }
 
 inline void syncthreads(uint32_t line) { emu::block_barrier(line); }
