@@ -34,6 +34,23 @@ for folder in lockstep faults; do
     echo "h200-probes: $folder/$name exit $? ($(wc -l <"$out/$folder/$name.out") lines)"
   done
 done
+# Programs of the CPU suites whose printed lines the emulator's must equal
+# (the lines before warpviz's own summary), kept as
+# tests/h200_probes/programs/NAME.out: address spaces and symbols, the barrier
+# predicates, blocks sharing global memory through atomics, and a launch from
+# device code (which the CPU backend refuses; the GPU runs it).
+mkdir -p "$out/programs"
+for cu in "$here"/tests/user_files/device_api/{address_spaces,syncthreads_predicates}.cu \
+          "$here"/tests/user_files/blocks/{counted_blocks,disjoint_sums}.cu "$here"/tests/user_files/launch_from_kernel.cu; do
+  name=$(basename "$cu" .cu)
+  rdc=(); [ "$name" = launch_from_kernel ] && rdc=(-rdc=true)  # dynamic parallelism
+  if ! "$nvcc" -arch=sm_90 "${rdc[@]}" "$cu" -o "/tmp/programs-$name" 2>"$out/programs/$name.build.log"; then
+    echo "h200-probes: programs/$name does not build (see programs/$name.build.log)"; status=1; continue
+  fi
+  rm -f "$out/programs/$name.build.log"
+  (cd "$(dirname "$cu")" && timeout 60 "/tmp/programs-$name") >"$out/programs/$name.out" 2>&1
+  echo "h200-probes: programs/$name exit $? ($(wc -l <"$out/programs/$name.out") lines)"
+done
 # compute-sanitizer's racecheck on the unrolled volatile reduction, kept as
 # tests/h200_probes/lockstep/racecheck_volatile_warp_reduce.txt: the hazards
 # the H200 names for warp-synchronous code that still sums right.
