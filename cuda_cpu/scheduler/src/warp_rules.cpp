@@ -62,24 +62,18 @@ uint32_t shfl_c_operand(Op op, int width) {
   }
 }
 
-void apply_shuffle(TraceStep& step) {
-  clear_results(step);
-  if (!op_is_shuffle(step.op)) return;
-  // A raw PTX shuffle carries its own c; intrinsics build it from width.
-  if (!(step.step_flags & kStepRawOperandC)) step.args.c = shfl_c_operand(step.op, step.args.width);
-  const uint32_t c = step.args.c;
-  // The source's delta/srcLane/laneMask is an int or unsigned; the conversion keeps
-  // the low bits, which are all PTX looks at. b is a register: it may differ by lane.
-  const bool per_lane_b = step.step_flags & kStepPerLaneOperand;
-  const uint32_t uniform_b = static_cast<uint32_t>(step.args.b);
-  const uint32_t active = active_lanes(step);
-  const uint32_t members = active & step.mask;
+namespace {
 
+// Every lane of one shuffle, for one op: shfl_select's switch folds away and
+// the loop is the formula alone (a recorded warp runs it at every shuffle).
+template <Op kOp>
+void shuffle_lanes(TraceStep& step, bool per_lane_b, uint32_t uniform_b, uint32_t c, uint32_t active,
+                   uint32_t members) {
   for (int lane = 0; lane < kWarpSize; ++lane) {
     LaneRecord& rec = step.lanes[lane];
-    if (!rec.active()) continue;
+    if (!has_lane(active, lane)) continue;
     const uint32_t b = per_lane_b ? rec.addr : uniform_b;
-    const ShflSelection sel = shfl_select(step.op, lane, b, c);
+    const ShflSelection sel = shfl_select(kOp, lane, b, c);
     rec.src = static_cast<int8_t>(sel.src);
     if (sel.in_range) set_flag(rec, kLaneOk);
     // docs/warp-rules.md#inactive-sources: a[j] is undefined for an inactive or non-member source. The value
@@ -92,6 +86,32 @@ void apply_shuffle(TraceStep& step) {
     // PTX 9.7.9.6: a caller outside membermask is undefined; the value is still
     // the formula's, so it is flagged but not changed.
     if (!has_lane(step.mask, lane)) set_flag(rec, kLaneUndefined);
+  }
+}
+
+}  // namespace
+
+void apply_shuffle(TraceStep& step) {
+  clear_results(step);
+  if (!op_is_shuffle(step.op)) return;
+  // A raw PTX shuffle carries its own c; intrinsics build it from width.
+  if (!(step.step_flags & kStepRawOperandC)) step.args.c = shfl_c_operand(step.op, step.args.width);
+  const uint32_t c = step.args.c;
+  // The source's delta/srcLane/laneMask is an int or unsigned; the conversion keeps
+  // the low bits, which are all PTX looks at. b is a register: it may differ by lane.
+  const bool per_lane_b = step.step_flags & kStepPerLaneOperand;
+  const uint32_t uniform_b = static_cast<uint32_t>(step.args.b);
+  const uint32_t active = active_lanes(step);
+  const uint32_t members = active & step.mask;
+  switch (step.op) {
+    case Op::ShflUp:
+      return shuffle_lanes<Op::ShflUp>(step, per_lane_b, uniform_b, c, active, members);
+    case Op::ShflDown:
+      return shuffle_lanes<Op::ShflDown>(step, per_lane_b, uniform_b, c, active, members);
+    case Op::ShflXor:
+      return shuffle_lanes<Op::ShflXor>(step, per_lane_b, uniform_b, c, active, members);
+    default:
+      return shuffle_lanes<Op::ShflIdx>(step, per_lane_b, uniform_b, c, active, members);
   }
 }
 

@@ -1558,7 +1558,7 @@ WarpOpResult warp_collective(const WarpOpRequest& request) {
 }
 
 RegisterOpResult warp_register_op(uint32_t op_and_dtype, uint32_t line, uint32_t mask, uint64_t value, int64_t b,
-                                  int32_t width) {
+                                  int32_t width, uint32_t c) {
   EmuThread* const self = t_current;
   if (!self) throw std::logic_error("warpviz: warp intrinsic called outside an emulated kernel");
   self->same_site_meetings = 0;
@@ -1570,7 +1570,7 @@ RegisterOpResult warp_register_op(uint32_t op_and_dtype, uint32_t line, uint32_t
   r.value = value;
   r.args.b = b;
   r.args.width = width;
-  r.args.c = 0;
+  r.args.c = c;
   r.addr = 0;
   r.bytes = 0;
   r.step_flags = 0;

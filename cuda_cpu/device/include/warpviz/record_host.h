@@ -182,9 +182,8 @@ void watch(uint32_t line, const OpArgs& name, const T& value) {
   static_assert(std::is_arithmetic_v<W> || std::is_same_v<W, GpuFloat> || std::is_same_v<W, GpuDouble>,
                 "WARPVIZ_WATCH records integers, enums, bool and floating-point values");
   static_assert(sizeof(W) == 4 || sizeof(W) == 8, "WARPVIZ_WATCH records values of up to 8 bytes");
-  emu::WarpOpRequest r = request(Op::Watch, line, 0, ValueBits<W>::dtype, ValueBits<W>::to_bits(W(value)));
-  r.args = name;
-  emu::warp_collective(r);
+  emu::warp_register_op(emu::register_op_code(Op::Watch, ValueBits<W>::dtype), line, 0,
+                        ValueBits<W>::to_bits(W(value)), name.b, name.width, name.c);
 }
 
 inline uint32_t lane_id() { return emu::current_thread().lane; }

@@ -138,7 +138,7 @@ void land_memory_fault() noexcept;
 std::string describe_waiting_threads();
 WarpOpResult warp_collective(const WarpOpRequest& request);
 // A warp operation whose operands are all registers (a shuffle, vote, match,
-// __reduce_*_sync, __syncwarp): warp_collective with the request's fields
+// __reduce_*_sync, __syncwarp, a watch): warp_collective with the request's fields
 // passed in registers and the result returned in them. The request built in
 // the caller's frame was read back by warp_collective's copy right after its
 // field-by-field stores, a load no store could forward to: a stall at every
@@ -148,7 +148,7 @@ struct RegisterOpResult {
   uint64_t flags;  // bit 0: ok, bit 1: undefined
 };
 RegisterOpResult warp_register_op(uint32_t op_and_dtype, uint32_t line, uint32_t mask, uint64_t value, int64_t b,
-                                  int32_t width);
+                                  int32_t width, uint32_t c = 0);
 constexpr uint32_t register_op_code(Op op, DType dtype) { return uint32_t(op) | uint32_t(dtype) << 8; }
 // Before a volatile load or store in a user's device code (the compiler
 // plugin inserts the call): the lanes of the warp converged here meet, as a
