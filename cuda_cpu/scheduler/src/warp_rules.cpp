@@ -69,6 +69,18 @@ namespace {
 template <Op kOp>
 void shuffle_lanes(TraceStep& step, bool per_lane_b, uint32_t uniform_b, uint32_t c, uint32_t active,
                    uint32_t members) {
+  if (active == ~0u && step.mask == ~0u && !per_lane_b) {
+    // The usual case, a whole converged warp with a full mask: every source
+    // ran the shuffle and is a member, and no caller is outside the mask.
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      LaneRecord& rec = step.lanes[lane];
+      const ShflSelection sel = shfl_select(kOp, lane, uniform_b, c);
+      rec.src = static_cast<int8_t>(sel.src);
+      if (sel.in_range) set_flag(rec, kLaneOk);
+      rec.out = step.lanes[sel.src].in;
+    }
+    return;
+  }
   for (int lane = 0; lane < kWarpSize; ++lane) {
     LaneRecord& rec = step.lanes[lane];
     if (!has_lane(active, lane)) continue;

@@ -253,13 +253,13 @@ struct NotedStack {
   void deallocate(ctx::stack_context& sctx) noexcept { pool->deallocate(sctx); }
 };
 
-EmuThread* next_in_round(EmuThread& stopping);
+inline EmuThread* next_in_round(EmuThread& stopping);
 
 // Whoever switched to `self` left its own context behind: a thread that
 // handed on keeps it as its fiber; the scheduler's is where `self` returns.
 void take_arriving_context(EmuThread* self, ctx::fiber&& from) {
-  if (t_handed_from) {
-    t_handed_from->fiber = std::move(from);
+  if (EmuThread* const handed = t_handed_from) {
+    handed->fiber = std::move(from);
     t_handed_from = nullptr;
   } else {
     self->scheduler = std::move(from);
@@ -370,7 +370,7 @@ class BlockRun {
   // The next thread that has not started, with a fiber made to start it.
   EmuThread& make_next_thread();
   // What the scheduler notes of a thread that stopped (waits or ended).
-  void note_stopped(const EmuThread& t);
+  inline void note_stopped(const EmuThread& t);
 
  public:
   // The thread after `stopping` in this round, which `stopping` switches to
@@ -917,7 +917,7 @@ EmuThread& BlockRun::make_next_thread() {
   return first;
 }
 
-void BlockRun::note_stopped(const EmuThread& t) {
+__attribute__((always_inline)) inline void BlockRun::note_stopped(const EmuThread& t) {
   warp_ran_[t.coords.warp] = 1;
   if (t.state == ThreadState::AtWarpOp) {
     WarpLanes& lanes = warp_lanes_[t.coords.warp];
@@ -950,7 +950,7 @@ void BlockRun::resume(EmuThread& t) {
   note_stopped(stopped);
 }
 
-EmuThread* next_in_round(EmuThread& stopping) { return t_handoff_block->next_in_round(stopping); }
+__attribute__((always_inline)) inline EmuThread* next_in_round(EmuThread& stopping) { return t_handoff_block->next_in_round(stopping); }
 
 bool BlockRun::run(Dim3 block_idx, uint32_t block_linear, std::vector<TraceStep>& steps, size_t room) {
   struct Current {
