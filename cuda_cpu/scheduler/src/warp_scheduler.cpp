@@ -161,6 +161,12 @@ thread_local LaneOutputBuffer* t_lane_output = nullptr;
 thread_local volatile bool t_lane_output_busy = false;
 std::atomic<RunProgress*> g_progress{nullptr};  // count_progress_in's record, null: none
 
+#if defined(WARPVIZ_ASAN_FIBERS)
+constexpr bool kKeepsFibers = false;
+#else
+constexpr bool kKeepsFibers = true;
+#endif
+
 // Lanes stack only kernel frames and the recording layer; 64 KiB is plenty and
 // keeps a 1024-thread block at 64 MiB of (mostly untouched) stack.
 constexpr size_t kFiberStackBytes = 64 * 1024 + 5 * 64;
@@ -354,6 +360,9 @@ class BlockRun {
         warp_seq_(warp_count_),
         warp_ran_(warp_count_, 1),
         warp_lanes_(warp_count_) {}
+  ~BlockRun() { retire_parked_fibers(); }
+  BlockRun(const BlockRun&) = delete;
+  BlockRun& operator=(const BlockRun&) = delete;
 
   // Runs one block, appending its recorded steps to `steps` in completion
   // order until `room` of them are there; returns whether any were dropped
@@ -367,8 +376,14 @@ class BlockRun {
   void start_threads(Dim3 block_idx, uint32_t block_linear);
   void resume(EmuThread& t);
   void start_next_thread();
-  // The next thread that has not started, with a fiber made to start it.
+  // The next thread that has not started, with a fiber to start it: one
+  // kept from an earlier block, else a new one.
   EmuThread& make_next_thread();
+  // The fibers that ran the last block's threads to their end and stay,
+  // waiting to run threads of the next (parked_).
+  void collect_parked_fibers();
+  // Lets every kept fiber end (as the BlockRun does).
+  void retire_parked_fibers();
   // What the scheduler notes of a thread that stopped (waits or ended).
   inline void note_stopped(const EmuThread& t);
 
@@ -457,6 +472,18 @@ class BlockRun {
   LaneOutputBuffer output_;  // kernel printf, written at the warp's sync points
   TraceStep step_;  // scratch, reused for every collective
   GridTurns* turns_ = nullptr;
+  // A fiber whose thread ended, and nothing was left to start, stays: the
+  // next block's threads start on such fibers, where each new thread made,
+  // entered, ended and freed a fiber (a third of a launch whose threads do
+  // a few shuffles). Not under AddressSanitizer, whose fiber annotations
+  // follow only the scheduler's switches.
+  struct ParkedFiber {
+    ctx::fiber fiber;
+    const void* stack_bottom;
+    size_t stack_size;
+  };
+  std::vector<ParkedFiber> parked_;
+  bool retiring_ = false;  // a kept fiber woken now ends
   uint32_t at_condition_ = 0;  // threads in ThreadState::AtCondition
   uint64_t run_serial_ = 0;      // t_block_runs as this block started
   uint32_t barriers_passed_ = 0;  // by this block, grid barriers included
@@ -847,7 +874,30 @@ std::string BlockRun::describe_waits(const EmuThread* running) const {
 // [SECTION] Running one block
 // ============================================================================
 
+void BlockRun::collect_parked_fibers() {
+  for (EmuThread& t : threads_)
+    if (t.state == ThreadState::Exited && t.fiber) parked_.push_back({std::move(t.fiber), t.stack_bottom, t.stack_size});
+}
+
+void BlockRun::retire_parked_fibers() {
+  collect_parked_fibers();
+  retiring_ = true;
+  EmuThread* const was_current = t_current;
+  for (ParkedFiber& kept : parked_) {
+    // It wakes as the thread of a slot of its own, finds retiring_ and ends.
+    EmuThread slot;
+    t_current = &slot;
+    t_handed_from = nullptr;
+    ctx::fiber back = switch_to(std::move(kept.fiber));
+    static_cast<void>(back);  // the ended fiber hands back nothing
+  }
+  parked_.clear();
+  t_current = was_current;
+  retiring_ = false;
+}
+
 void BlockRun::start_threads(Dim3 block_idx, uint32_t block_linear) {
+  collect_parked_fibers();
   block_linear_ = block_linear;
   at_condition_ = 0;
   run_serial_ = ++t_block_runs;
@@ -883,6 +933,14 @@ void BlockRun::start_next_thread() { resume(make_next_thread()); }
 
 EmuThread& BlockRun::make_next_thread() {
   EmuThread& first = threads_[next_unstarted_++];
+  if (!parked_.empty()) {
+    ParkedFiber& kept = parked_.back();
+    first.fiber = std::move(kept.fiber);
+    first.stack_bottom = kept.stack_bottom;
+    first.stack_size = kept.stack_size;
+    parked_.pop_back();
+    return first;
+  }
   first.fiber = ctx::fiber(std::allocator_arg, NotedStack{stacks_, &first}, [this, &first](ctx::fiber&& from) {
     after_switch(nullptr, &t_scheduler_stack_bottom, &t_scheduler_stack_size);
     EmuThread* t = &first;
@@ -901,7 +959,26 @@ EmuThread& BlockRun::make_next_thread() {
       // A warp whose lanes have all ended has reached its last sync point.
       if (output_.holds(t->coords.warp) && live_lanes(t->coords.warp) == 0) flush_output(t->coords.warp, 0xffffffffu);
       ++unpublished_.threads_done;
-      if (next_unstarted_ == threads_.size() || error_) break;
+      if (next_unstarted_ == threads_.size() || error_) {
+        if (error_ || !kKeepsFibers) break;
+        // Nothing left to start: the fiber stops as its ended thread (whose
+        // slot keeps its context, collect_parked_fibers) and is woken to run
+        // a thread of a later block, which is t_current then, or to end.
+        EmuThread* const next = t_handoff_block ? next_in_round(*t) : nullptr;
+        ctx::fiber* to = &t->scheduler;
+        if (next) {
+          next->scheduler = std::move(t->scheduler);
+          t_current = next;
+          t_handed_from = t;
+          to = &next->fiber;
+        }
+        ctx::fiber from = switch_to(std::move(*to));
+        t = t_current;
+        take_arriving_context(t, std::move(from));
+        if (retiring_) break;
+        warp_ran_[t->coords.warp] = 1;
+        continue;
+      }
       EmuThread* next = &threads_[next_unstarted_++];
       next->scheduler = std::move(t->scheduler);
       next->stack_bottom = t->stack_bottom;
