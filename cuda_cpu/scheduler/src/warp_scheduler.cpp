@@ -272,6 +272,21 @@ void take_arriving_context(EmuThread* self, ctx::fiber&& from) {
   }
 }
 
+// Switches from `self` to `next`, which then takes on self's way back to
+// the scheduler, or to the scheduler when `next` is null. Returns the context
+// that switched back to self. One call site for both: the lane resumed
+// returns through the same code this one called through (fiber_switch.h).
+__attribute__((always_inline)) inline ctx::fiber hand_on(EmuThread* self, EmuThread* next) {
+  ctx::fiber* to = &self->scheduler;
+  if (next) {
+    next->scheduler = std::move(self->scheduler);
+    t_current = next;
+    t_handed_from = self;
+    to = &next->fiber;
+  }
+  return switch_to(std::move(*to));
+}
+
 __attribute__((always_inline)) inline void suspend_current_thread(ThreadState waiting_state) {
   EmuThread* self = t_current;
   self->state = waiting_state;
@@ -280,18 +295,8 @@ __attribute__((always_inline)) inline void suspend_current_thread(ThreadState wa
   // scheduler between them made two (a warp's 32 lanes meet at every
   // shuffle). The order the threads run in is the scheduler's own.
   EmuThread* const next = t_handoff_block ? next_in_round(*self) : nullptr;
-  ctx::fiber* to = &self->scheduler;
-  if (next) {
-    next->scheduler = std::move(self->scheduler);
-    t_current = next;
-    t_handed_from = self;
-    to = &next->fiber;
-  } else {
-    before_switch(&self->asan_fake_stack, t_scheduler_stack_bottom, t_scheduler_stack_size);
-  }
-  // One call site for both: the lane resumed returns through the same code
-  // this one called through (fiber_switch.h).
-  ctx::fiber from = switch_to(std::move(*to));
+  if (!next) before_switch(&self->asan_fake_stack, t_scheduler_stack_bottom, t_scheduler_stack_size);
+  ctx::fiber from = hand_on(self, next);
   // ASan's fibers (and only they) never hand on: the scheduler switched here.
   if (!next) after_switch(self->asan_fake_stack, &t_scheduler_stack_bottom, &t_scheduler_stack_size);
   t_current = self;
@@ -964,15 +969,7 @@ EmuThread& BlockRun::make_next_thread() {
         // Nothing left to start: the fiber stops as its ended thread (whose
         // slot keeps its context, collect_parked_fibers) and is woken to run
         // a thread of a later block, which is t_current then, or to end.
-        EmuThread* const next = t_handoff_block ? next_in_round(*t) : nullptr;
-        ctx::fiber* to = &t->scheduler;
-        if (next) {
-          next->scheduler = std::move(t->scheduler);
-          t_current = next;
-          t_handed_from = t;
-          to = &next->fiber;
-        }
-        ctx::fiber from = switch_to(std::move(*to));
+        ctx::fiber from = hand_on(t, t_handoff_block ? next_in_round(*t) : nullptr);
         t = t_current;
         take_arriving_context(t, std::move(from));
         if (retiring_) break;
