@@ -81,14 +81,14 @@ inline emu::WarpOpRequest request(Op op, uint32_t line, unsigned mask, DType dty
 }
 
 // An operation whose operands are registers: its fields passed in registers.
-inline uint64_t register_op(Op op, DType dtype, uint32_t line, unsigned mask, uint64_t value, int64_t b = 0,
-                            int width = warpSize) {
-  return emu::warp_register_op(emu::register_op_code(op, dtype), line, mask, value, b, width).value;
+inline emu::RegisterOpResult register_op(Op op, DType dtype, uint32_t line, unsigned mask, uint64_t value,
+                                         int64_t b = 0, int width = warpSize) {
+  return emu::warp_register_op(emu::register_op_code(op, dtype), line, mask, value, b, width);
 }
 
 template <class T>
 T shuffle(Op op, uint32_t line, unsigned mask, T var, int64_t b, int width) {
-  return ValueBits<T>::from_bits(register_op(op, ValueBits<T>::dtype, line, mask, ValueBits<T>::to_bits(var), b, width));
+  return ValueBits<T>::from_bits(register_op(op, ValueBits<T>::dtype, line, mask, ValueBits<T>::to_bits(var), b, width).value);
 }
 
 template <class T>
@@ -122,7 +122,7 @@ T shfl_ptx(uint32_t line, Op op, unsigned mask, T var, uint32_t b, uint32_t c, b
 }
 
 inline uint32_t vote(Op op, uint32_t line, unsigned mask, int predicate) {
-  return uint32_t(register_op(op, DType::I32, line, mask, uint32_t(predicate)));
+  return uint32_t(register_op(op, DType::I32, line, mask, uint32_t(predicate)).value);
 }
 inline unsigned ballot(uint32_t line, unsigned mask, int predicate) {
   return vote(Op::Ballot, line, mask, predicate);
@@ -133,13 +133,13 @@ inline unsigned activemask(uint32_t line) { return vote(Op::ActiveMask, line, 0,
 
 template <class T>
 unsigned match_any(uint32_t line, unsigned mask, T value) {
-  return uint32_t(register_op(Op::MatchAny, ValueBits<T>::dtype, line, mask, ValueBits<T>::to_bits(value)));
+  return uint32_t(register_op(Op::MatchAny, ValueBits<T>::dtype, line, mask, ValueBits<T>::to_bits(value)).value);
 }
 template <class T>
 unsigned match_all(uint32_t line, unsigned mask, T value, int* pred) {
-  const auto r = request(Op::MatchAll, line, mask, ValueBits<T>::dtype, ValueBits<T>::to_bits(value));
-  const emu::WarpOpResult res = emu::warp_collective(r);
-  if (pred) *pred = res.ok ? 1 : 0;
+  const emu::RegisterOpResult res =
+      register_op(Op::MatchAll, ValueBits<T>::dtype, line, mask, ValueBits<T>::to_bits(value));
+  if (pred) *pred = (res.flags & emu::kRegisterOpOk) ? 1 : 0;
   return uint32_t(res.value);
 }
 
@@ -147,7 +147,7 @@ unsigned match_all(uint32_t line, unsigned mask, T value, int* pred) {
 template <class T>
 T redux(Op op, uint32_t line, unsigned mask, T value) {
   static_assert(sizeof(T) == 4 && std::is_integral_v<T>, "__reduce_*_sync takes int or unsigned");
-  return ValueBits<T>::from_bits(register_op(op, ValueBits<T>::dtype, line, mask, ValueBits<T>::to_bits(value)));
+  return ValueBits<T>::from_bits(register_op(op, ValueBits<T>::dtype, line, mask, ValueBits<T>::to_bits(value)).value);
 }
 
 inline void syncwarp(uint32_t line, unsigned mask = 0xffffffffu) {

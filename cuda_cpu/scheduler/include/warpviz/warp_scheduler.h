@@ -145,8 +145,9 @@ WarpOpResult warp_collective(const WarpOpRequest& request);
 // lane's every shuffle. Here the fields go straight into the lane's slot.
 struct RegisterOpResult {
   uint64_t value;
-  uint64_t flags;  // bit 0: ok, bit 1: undefined
+  uint64_t flags;  // kRegisterOpOk, kRegisterOpUndefined: WarpOpResult's ok and undefined
 };
+constexpr uint64_t kRegisterOpOk = 1, kRegisterOpUndefined = 2;
 RegisterOpResult warp_register_op(uint32_t op_and_dtype, uint32_t line, uint32_t mask, uint64_t value, int64_t b,
                                   int32_t width, uint32_t c = 0);
 constexpr uint32_t register_op_code(Op op, DType dtype) { return uint32_t(op) | uint32_t(dtype) << 8; }
