@@ -59,6 +59,9 @@ const char* const kRunFileHelp = R"(usage: warpviz-cli run FILE.cu [MORE.cu|MORE
                         memory (512M, 8G; default three quarters of the machine's RAM)
   --max-steps N         steps recorded per launch before the trace is marked
                         overflowed (default 200000)
+  --record-memory M     shared (default): each load and store of a __shared__
+                        variable in the file's kernels is recorded, for the
+                        banks panel; none: only warp operations
   --launches N          stop a whole program once its Nth launch is recorded
                         (exit 0, with a note on stderr)
   --program-name NAME   the program's name, as nvcc -o NAME gives it (argv[0]
@@ -160,6 +163,11 @@ int run_run_file(const Args& args) {
       const auto n = parse_value(DType::U32, v);
       if (!n || *n == 0) throw UsageError("--max-steps " + v + ": a positive number");
       request.max_steps = *n;
+    } else if (a == "--record-memory") {
+      const std::string v = option_value(args, i);
+      if (v != "shared" && v != "none")
+        throw UsageError("--record-memory " + v + ": shared (the default) or none");
+      request.record_shared_memory = v == "shared";
     } else if (a == "--program-name") {
       request.program_name = option_value(args, i);
       if (request.program_name.empty() || request.program_name.find('/') != std::string::npos)

@@ -98,6 +98,7 @@ bool is_device_code(tree fn) {
 tree rewrite_statement(gimple_stmt_iterator* gsi, bool*, struct walk_stmt_info*) {
   gimple* stmt = gsi_stmt(*gsi);
   meet_before_volatile_access(gsi);
+  if (record_shared_access(gsi)) return NULL_TREE;
   if (is_gimple_assign(stmt)) {
     rewrite_division(gsi) || rewrite_shift(gsi) || rewrite_float_to_int(gsi);
   } else {
@@ -135,6 +136,7 @@ int plugin_init(struct plugin_name_args* info, struct plugin_gcc_version* versio
   }
   register_callback(info->base_name, PLUGIN_ATTRIBUTES, register_device_attribute, NULL);
   register_callback(info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL, const_cast<void*>(converged_access_gc_roots()));
+  register_callback(info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL, const_cast<void*>(shared_access_gc_roots()));
   struct register_pass_info pass;
   pass.pass = new DeviceSemanticsPass(g);
   pass.reference_pass_name = "lower";

@@ -24,3 +24,9 @@ bool meet_before_volatile_access(gimple_stmt_iterator* gsi);
 // The garbage collector's roots for the declaration it calls (register with
 // PLUGIN_REGISTER_GGC_ROOTS).
 const void* converged_access_gc_roots();
+// A load or store of a `__shared__` variable (a thread_local in device code)
+// of 1 to 8 bytes: a call to __warpviz_shared_load or __warpviz_shared_store,
+// which the emulator records as a warp-wide shared access. Returns whether it
+// rewrote the statement.
+bool record_shared_access(gimple_stmt_iterator* gsi);
+const void* shared_access_gc_roots();

@@ -1188,6 +1188,7 @@ FileRun run_user_file(const FileRequest& request, const RunControl& control) {
               {"WARPVIZ_USER_MAX_LAUNCHES", std::to_string(request.max_launches)},
               {"WARPVIZ_USER_REQUEST", (run_dir / "request.json").string()},
               {"WARPVIZ_USER_MAX_STEPS", std::to_string(request.max_steps)},
+              {"WARPVIZ_USER_RECORD_MEMORY", request.record_shared_memory ? "shared" : "none"},
               {"WARPVIZ_USER_STDOUT_BUFFERED", control.program_output_buffered ? "1" : "0"}};
   // The program's own malloc'd gigabytes in 2 MiB pages, where the kernel
   // allows it (glibc 2.35 and later): its first touch of them faults 512 times

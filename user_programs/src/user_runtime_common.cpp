@@ -541,6 +541,8 @@ emu::RecordFilter launch_filter(int index) {
   emu::RecordFilter f;
   const char* m = std::getenv("WARPVIZ_USER_MAX_STEPS");
   f.max_steps = m ? std::strtoull(m, nullptr, 10) : 200000;
+  const char* memory = std::getenv("WARPVIZ_USER_RECORD_MEMORY");
+  f.shared_memory = !memory || std::strcmp(memory, "none") != 0;
   const uint64_t budget = kProgramStepsPerLaunchLimit * f.max_steps;
   if (g_unrecorded_from < 0 &&
       ((g_steps_recorded > 0 && g_steps_recorded >= budget) || g_trace_bytes >= kProgramTraceBytes)) {

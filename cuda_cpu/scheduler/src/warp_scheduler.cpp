@@ -364,6 +364,7 @@ class BlockRun {
         warp_count_(uint32_t((block.count() + kWarpSize - 1) / kWarpSize)),
         warp_seq_(warp_count_),
         warp_ran_(warp_count_, 1),
+        records_shared_(warp_count_, 0),
         warp_lanes_(warp_count_) {}
   ~BlockRun() { retire_parked_fibers(); }
   BlockRun(const BlockRun&) = delete;
@@ -467,6 +468,12 @@ class BlockRun {
   // it: what it decides depends on the warp's lanes alone, so a warp none of
   // whose lanes moved (all at __syncthreads while warp 0 shuffles) is skipped.
   std::vector<uint8_t> warp_ran_;
+ public:
+  // Whether the warp's shared accesses are recorded (records_shared_access).
+  bool records_shared(uint32_t warp) const { return records_shared_[warp] != 0; }
+
+ private:
+  std::vector<uint8_t> records_shared_;
   std::vector<WarpLanes> warp_lanes_;
   std::vector<uint32_t> ready_, running_;
   size_t running_at_ = 0;  // the next of running_ to run in this round
@@ -908,9 +915,11 @@ void BlockRun::start_threads(Dim3 block_idx, uint32_t block_linear) {
   run_serial_ = ++t_block_runs;
   barriers_passed_ = 0;
   std::fill(warp_seq_.begin(), warp_seq_.end(), 0u);
+  const bool room = steps_ && steps_->size() < steps_end_;
   for (uint32_t w = 0; w < warp_count_; ++w) {
     const size_t lanes = std::min<size_t>(kWarpSize, threads_.size() - size_t(w) * kWarpSize);
     warp_lanes_[w] = WarpLanes{lanes == kWarpSize ? ~0u : (1u << lanes) - 1u, 0, 0, 0, true};
+    records_shared_[w] = filter_.shared_memory && room && filter_.wants(block_linear, w);
   }
   ready_.clear();
   uint32_t linear = 0;
@@ -1713,6 +1722,10 @@ void grid_barrier(uint32_t line) {
   suspend_current_thread(ThreadState::AtGridBarrier);
   // The launch was abandoned (another block failed, or a deadlock): unwind.
   if (!t_current->result.ok) throw std::runtime_error("the cooperative launch was abandoned");
+}
+
+bool records_shared_access() noexcept {
+  return t_current && t_block_run && t_block_run->records_shared(t_current->coords.warp);
 }
 
 void block_barrier(uint32_t line) {

@@ -55,6 +55,9 @@ struct FileRequest {
   // default_memory_limit().
   uint64_t memory_limit_bytes = 0;
   size_t max_steps = 200000;  // per launch; past it the trace is marked overflowed
+  // Loads and stores of `__shared__` variables in the file's kernels, recorded
+  // as warp-wide accesses (--record-memory shared, the default) or not (none).
+  bool record_shared_memory = true;
   // A whole program is stopped (exit 0) once its Nth launch is recorded; 0: never.
   size_t max_launches = 0;
 };

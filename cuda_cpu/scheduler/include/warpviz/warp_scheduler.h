@@ -25,6 +25,10 @@ struct RecordFilter {
   std::vector<uint32_t> blocks;  // empty: every block
   std::vector<uint32_t> warps;   // empty: every warp of a chosen block
   size_t max_steps = size_t(1) << 24;  // past this the trace is marked overflowed
+  // Loads and stores of `__shared__` variables in a user's kernel (which the
+  // compiler plugin turns into calls): recorded as warp-wide accesses in the
+  // warps recorded, or made at once (--record-memory none).
+  bool shared_memory = true;
 
   bool wants(uint32_t block, uint32_t warp) const;
 };
@@ -160,6 +164,12 @@ constexpr uint32_t register_op_code(Op op, DType dtype) { return uint32_t(op) | 
 // at their own points, the lowest line first, as shared accesses do.
 // Outside an emulated thread it does nothing.
 void converged_access_point(uint32_t line, uint32_t site);
+// Whether a load or store of a `__shared__` variable by the running thread is
+// recorded (a warp-wide access, waiting for the lanes converged there): its
+// warp is one the launch records (RecordFilter), the trace had room as its
+// block began, and the filter records shared memory. False outside an
+// emulated thread.
+bool records_shared_access() noexcept;
 // The line of the meeting point the running thread spins at (it came back to
 // it again and again with nothing between), or 0: where a time-limit report
 // says it was when the interrupted code is the meeting itself. Safe in a
