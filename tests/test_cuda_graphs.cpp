@@ -105,7 +105,7 @@ TEST_CASE("host rewrite: plain kernels are registered by address, alignas moves 
   CHECK(!has(out, "WARPVIZ_REGISTER_KERNEL(_k)"));
   CHECK(!has(out, "WARPVIZ_REGISTER_KERNEL(split)"));
   CHECK(has(out, "__shared__  float tile alignas(16)[4][8];"));
-  CHECK(has(out, "float* const dyn = ::warpviz::user::dynamic_shared<float>();"));
+  CHECK(has(out, "float* const dyn WARPVIZ_SHARED_POINTER = ::warpviz::user::dynamic_shared<float>();"));
 }
 
 TEST_CASE("graph kernel node of a template kernel: refused, naming the call", "[graphs][user]") {

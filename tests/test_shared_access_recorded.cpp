@@ -5,6 +5,7 @@
 // `warpviz-cli run`'s bank summary show for a student's transpose.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <string>
@@ -154,4 +155,72 @@ TEST_CASE("--record-memory none records no shared access and computes the same",
   CHECK(shared_steps(plain.launches[0]) == 0);
   CHECK(shared_steps(plain.launches[1]) == 0);
   CHECK(shared_steps(recorded.launches[0]) == 256);
+}
+
+TEST_CASE("a block sum over extern __shared__ memory records its accesses: interleaved addressing conflicts, "
+          "sequential does not",
+          "[shared][user]") {
+  if (!WARPVIZ_HAVE_DEVICE_SEMANTICS_PLUGIN) {
+    WARN("skipped: the device-semantics plugin was not built (no GCC plugin headers)");
+    return;
+  }
+  const FileRun run = run_shared_file("dynamic_reduce.cu");
+  INFO(run.message << run.compiler_output << run.program_output);
+  REQUIRE(run.ok());
+  // Prepare: the sums of i % 7 over each block of 256.
+  long sums[2] = {0, 0};
+  for (int i = 0; i < 512; ++i) sums[i / 256] += i % 7;
+  CHECK(run.program_output == "interleaved: " + std::to_string(sums[0]) + " " + std::to_string(sums[1]) +
+                                  "\nsequential: " + std::to_string(sums[0]) + " " + std::to_string(sums[1]) + "\n");
+  REQUIRE(run.launches.size() == 2);
+
+  // Interleaved: round s (1, 2, 4, ...) has thread t add at word 2*s*t. Each
+  // recorded access of warp 0 in a round costs, in wavefronts, the most
+  // distinct words any bank serves among its active lanes.
+  size_t checked = 0;
+  for (const TraceStep& step : run.launches[0].steps) {
+    if (!op_is_shared(step.op) || step.line != 14 || step.warp != 0) continue;
+    const SharedAccess access = shared_access_of(step);
+    uint32_t words_per_bank[32] = {};
+    uint32_t stride_words = 0;  // 2*s, read back from lane 1's word (lane 0's is 0 or s)
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+      if (!((step.mask >> lane) & 1u)) continue;
+      ++words_per_bank[(step.lanes[lane].addr / 4) % 32];
+    }
+    if ((step.mask >> 1) & 1u) stride_words = step.lanes[1].addr / 4 - step.lanes[0].addr / 4;
+    uint32_t expected = 0;
+    for (uint32_t n : words_per_bank) expected = std::max(expected, n);
+    CHECK(analyze_shared_access(access).wavefronts == expected);
+    // The lanes step through the words 2*s apart, as the source says.
+    for (uint32_t lane = 1; lane < 32 && ((step.mask >> lane) & 1u); ++lane)
+      CHECK(step.lanes[lane].addr - step.lanes[lane - 1].addr == stride_words * 4);
+    ++checked;
+  }
+  // 8 rounds (s = 1 ... 128) of two loads and a store, in each of the 2 blocks.
+  CHECK(checked == 2 * 8 * 3);
+  // The first round is the textbook's 2-way conflict.
+  bool found_first = false;
+  for (const TraceStep& step : run.launches[0].steps)
+    if (op_is_shared(step.op) && step.line == 14 && step.warp == 0 && step.block == 0) {
+      CHECK(analyze_shared_access(shared_access_of(step)).wavefronts == 2);
+      found_first = true;
+      break;
+    }
+  CHECK(found_first);
+
+  // Sequential: conflict-free throughout, `*mine` (a pointer derived from the array) included.
+  size_t sequential = 0;
+  bool saw_pointer_store = false;
+  for (const TraceStep& step : run.launches[1].steps) {
+    if (!op_is_shared(step.op)) continue;
+    ++sequential;
+    CHECK(analyze_shared_access(shared_access_of(step)).wavefronts == 1);
+    if (step.line == 24) {
+      saw_pointer_store = true;
+      CHECK(step.op == Op::StoreShared);
+      CHECK(step.lanes[3].addr == (step.warp * 32 + 3) * 4);
+    }
+  }
+  CHECK(saw_pointer_store);
+  CHECK(sequential > 16);
 }

@@ -73,7 +73,7 @@ TEST_CASE("rewrite: launches and extern __shared__ keep every line where it was"
       "}\n";
   const std::string out = rewrite_for_host(text);
   CHECK(std::count(out.begin(), out.end(), '\n') == std::count(text.begin(), text.end(), '\n'));
-  CHECK(out.find("float* const smem = ::warpviz::user::dynamic_shared<float>();") != std::string::npos);
+  CHECK(out.find("float* const smem WARPVIZ_SHARED_POINTER = ::warpviz::user::dynamic_shared<float>();") != std::string::npos);
   CHECK(out.find("::warpviz::user::kernel_call([&](const auto&... warpviz_args) { k(warpviz_args...); }) ->* "
                  "::warpviz::user::launch_config(\"k\", grid, 256,\n    64 * sizeof(float))(a, b);") !=
         std::string::npos);
@@ -94,10 +94,10 @@ TEST_CASE("scan and rewrite: long runs never overflow the stack, repeats stay li
   CHECK(lead.kernels[0].is_template);
   CHECK(scan_user_source("d.cu", spaces + "ScenarioDeclaration d;").declares_scenarios);
   const std::string shared = "__global__ void k() { extern __shared__ float" + spaces + "tile[]; }\n";
-  CHECK(rewrite_for_host(shared).find("float* const tile = ::warpviz::user::dynamic_shared<float>();") !=
+  CHECK(rewrite_for_host(shared).find("float* const tile WARPVIZ_SHARED_POINTER = ::warpviz::user::dynamic_shared<float>();") !=
         std::string::npos);
   const std::string aligned = "extern __shared__ __align__(" + spaces + "16) int2 pairs [ ] ;";
-  CHECK(rewrite_for_host(aligned) == "int2* const pairs = ::warpviz::user::dynamic_shared<int2>();");
+  CHECK(rewrite_for_host(aligned) == "int2* const pairs WARPVIZ_SHARED_POINTER = ::warpviz::user::dynamic_shared<int2>();");
 
   std::string repeated;
   for (int i = 0; i < 100'000; ++i) repeated += "__global__ ";
@@ -125,7 +125,7 @@ TEST_CASE("scan and rewrite: long runs never overflow the stack, repeats stay li
   // written twice, once in the type and once after it).
   const std::string split = "extern __shared__ unsigned\n  long\n  long table[];\nint y;\n";
   CHECK(rewrite_for_host(split) ==
-        "unsigned   long   long* const table = ::warpviz::user::dynamic_shared<unsigned   long   long>();\n\n\nint y;\n");
+        "unsigned   long   long* const table WARPVIZ_SHARED_POINTER = ::warpviz::user::dynamic_shared<unsigned   long   long>();\n\n\nint y;\n");
   const std::string nested = "extern __shared__ k<<<1,\n1>>> a[];\nint x;\n";
   const std::string out = rewrite_for_host(nested);
   CHECK(std::count(out.begin(), out.end(), '\n') == 3);

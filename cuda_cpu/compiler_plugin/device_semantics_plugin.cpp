@@ -73,7 +73,10 @@ tree handle_device_attribute(tree* node, tree, tree, int flags, bool* no_add_att
 const attribute_spec device_attribute_spec = {
     kDeviceAttribute, 0, 0, false, false, false, false, handle_device_attribute, NULL};
 
-void register_device_attribute(void*, void*) { register_attribute(&device_attribute_spec); }
+void register_device_attribute(void*, void*) {
+  register_attribute(&device_attribute_spec);
+  register_shared_pointer_attribute();
+}
 
 bool marked_device(tree fn) { return lookup_attribute(kDeviceAttribute, DECL_ATTRIBUTES(fn)) != NULL_TREE; }
 
@@ -118,6 +121,7 @@ class DeviceSemanticsPass : public gimple_opt_pass {
   unsigned int execute(function* fun) override {
     gimple_seq body = gimple_body(fun->decl);
     note_order_dependent_atomics(fun->decl, body);
+    begin_shared_access_function();
     struct walk_stmt_info wi;
     memset(&wi, 0, sizeof wi);
     walk_gimple_seq_mod(&body, rewrite_statement, NULL, &wi);

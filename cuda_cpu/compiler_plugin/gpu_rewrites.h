@@ -28,5 +28,10 @@ const void* converged_access_gc_roots();
 // of 1 to 8 bytes: a call to __warpviz_shared_load or __warpviz_shared_store,
 // which the emulator records as a warp-wide shared access. Returns whether it
 // rewrote the statement.
+// Through a pointer derived (in the same function) from an `extern __shared__`
+// array's pointer, marked warpviz_shared_pointer: __warpviz_shared_pointer_load
+// or _store. Call begin_shared_access_function before each function.
 bool record_shared_access(gimple_stmt_iterator* gsi);
+void begin_shared_access_function();
+void register_shared_pointer_attribute();
 const void* shared_access_gc_roots();

@@ -214,6 +214,14 @@ Kit load_kit(const std::string& file) {
         const auto t = fs::last_write_time(f, ec);
         key.add(f + std::to_string(ec ? 0 : t.time_since_epoch().count()));
       }
+      // A compiler plugin (the device-semantics one) changes the code built:
+      // a program built before it was rebuilt is stale.
+      for (const std::string& flag : kit.compile_flags) {
+        if (flag.rfind("-fplugin=", 0) != 0) continue;
+        const fs::path plugin = flag.substr(9);
+        const auto t = fs::last_write_time(plugin.is_relative() ? kit.dir / plugin : plugin, ec);
+        key.add(flag + std::to_string(ec ? 0 : t.time_since_epoch().count()));
+      }
       for (const std::string& f : {kit.prelude, kit.prelude + ".gch"}) {
         const auto t = fs::last_write_time(f, ec);
         key.add(std::to_string(ec ? 0 : t.time_since_epoch().count()));

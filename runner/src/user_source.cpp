@@ -633,7 +633,10 @@ std::string rewrite_for_host(const std::string& text) {
     std::string type = trim(without_alignment(code.substr(type_start, i - type_start)));
     std::replace(type.begin(), type.end(), '\n', ' ');
     const std::string name = code.substr(i, name_end - i);
-    std::string with = type + "* const " + name + " = ::warpviz::user::dynamic_shared<" + type + ">();";
+    // WARPVIZ_SHARED_POINTER: the plugin's mark of the array, through which
+    // the accesses are recorded (cuda_cpu/compiler_plugin/shared_access.cpp).
+    std::string with = type + "* const " + name + " WARPVIZ_SHARED_POINTER = ::warpviz::user::dynamic_shared<" +
+                       type + ">();";
     with.append(size_t(std::count(code.begin() + long(pos), code.begin() + long(semicolon), '\n')), '\n');
     edits.push_back({pos, semicolon + 1 - pos, with});
     pos = semicolon;

@@ -374,6 +374,28 @@ bool is_global_address(const void* p) {
 
 }  // namespace warpviz::user
 
+// A load or store through a pointer the compiler plugin derived from an
+// `extern __shared__` array's (cuda_cpu/compiler_plugin/shared_access.cpp):
+// recorded as a shared access when the address is still shared memory (the
+// pointer may have been set to global memory since), else made at once.
+extern "C" unsigned long long __warpviz_shared_pointer_load(const void* at, const void* array, unsigned bytes,
+                                                            unsigned kind, unsigned line) {
+  if (warpviz::user::is_shared_address(at) && warpviz::user::is_shared_address(array))
+    return warpviz::emu::shared_load(at, array, bytes, kind, line);
+  unsigned long long bits = 0;
+  std::memcpy(&bits, at, bytes);
+  return bits;
+}
+
+extern "C" void __warpviz_shared_pointer_store(void* at, const void* array, unsigned bytes, unsigned kind,
+                                               unsigned line, unsigned long long bits) {
+  if (warpviz::user::is_shared_address(at) && warpviz::user::is_shared_address(array)) {
+    warpviz::emu::shared_store(at, array, bytes, kind, line, bits);
+    return;
+  }
+  std::memcpy(at, &bits, bytes);
+}
+
 // ============================================================================
 // [SECTION] The rest of the runtime API
 // ============================================================================

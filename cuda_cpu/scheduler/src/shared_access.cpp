@@ -36,23 +36,35 @@ warpviz::emu::WarpOpRequest shared_request(warpviz::Op op, const void* at, const
 
 }  // namespace
 
-extern "C" unsigned long long __warpviz_shared_load(const void* at, const void* variable, unsigned bytes,
-                                                    unsigned kind, unsigned line) {
-  unsigned long long bits = 0;
-  if (!warpviz::emu::records_shared_access()) {
+namespace warpviz::emu {
+
+uint64_t shared_load(const void* at, const void* variable, unsigned bytes, unsigned kind, unsigned line) {
+  uint64_t bits = 0;
+  if (!records_shared_access()) {
     std::memcpy(&bits, at, bytes);
     return bits;
   }
-  return warpviz::emu::warp_collective(shared_request(warpviz::Op::LoadShared, at, variable, bytes, kind, line)).value;
+  return warp_collective(shared_request(Op::LoadShared, at, variable, bytes, kind, line)).value;
+}
+
+void shared_store(void* at, const void* variable, unsigned bytes, unsigned kind, unsigned line, uint64_t bits) {
+  if (!records_shared_access()) {
+    std::memcpy(at, &bits, bytes);
+    return;
+  }
+  WarpOpRequest r = shared_request(Op::StoreShared, at, variable, bytes, kind, line);
+  r.value = bits;
+  warp_collective(r);
+}
+
+}  // namespace warpviz::emu
+
+extern "C" unsigned long long __warpviz_shared_load(const void* at, const void* variable, unsigned bytes,
+                                                    unsigned kind, unsigned line) {
+  return warpviz::emu::shared_load(at, variable, bytes, kind, line);
 }
 
 extern "C" void __warpviz_shared_store(void* at, const void* variable, unsigned bytes, unsigned kind, unsigned line,
                                        unsigned long long bits) {
-  if (!warpviz::emu::records_shared_access()) {
-    std::memcpy(at, &bits, bytes);
-    return;
-  }
-  warpviz::emu::WarpOpRequest r = shared_request(warpviz::Op::StoreShared, at, variable, bytes, kind, line);
-  r.value = bits;
-  warpviz::emu::warp_collective(r);
+  warpviz::emu::shared_store(at, variable, bytes, kind, line, bits);
 }

@@ -38,7 +38,11 @@ using device_f64 = GpuDouble;
 #if defined(__has_attribute) && __has_attribute(warpviz_device)
 #define __global__ __attribute__((warpviz_device))
 #define __device__ __attribute__((warpviz_device))
+// What the runner writes for `extern __shared__ T name[];` (user_source.cpp):
+// the pointer whose accesses the plugin records as shared ones.
+#define WARPVIZ_SHARED_POINTER __attribute__((warpviz_shared_pointer))
 #else
+#define WARPVIZ_SHARED_POINTER
 #define __global__
 #define __device__
 #endif

@@ -170,6 +170,13 @@ void converged_access_point(uint32_t line, uint32_t site);
 // block began, and the filter records shared memory. False outside an
 // emulated thread.
 bool records_shared_access() noexcept;
+// A load or store of `bytes` (1 to 8) at `at` in shared memory, `variable`'s
+// offset `at - variable` recorded as the address: a warp-wide access where
+// records_shared_access(), else made at once. `kind`: 0 unsigned or pointer,
+// 1 signed, 2 float (the step's dtype). What the compiler plugin's calls
+// (cuda_cpu/scheduler/src/shared_access.cpp) come to.
+uint64_t shared_load(const void* at, const void* variable, unsigned bytes, unsigned kind, unsigned line);
+void shared_store(void* at, const void* variable, unsigned bytes, unsigned kind, unsigned line, uint64_t bits);
 // The line of the meeting point the running thread spins at (it came back to
 // it again and again with nothing between), or 0: where a time-limit report
 // says it was when the interrupted code is the meeting itself. Safe in a
