@@ -141,7 +141,8 @@ TEST_CASE("shared variables of 1, 2, 4 and 8 bytes record their widths and value
   CHECK(saw_double_sum);
 }
 
-TEST_CASE("--record-memory none records no shared access and computes the same", "[shared][user]") {
+TEST_CASE("with --record-memory none no shared access is recorded, and the program computes the same",
+          "[shared][user]") {
   if (!WARPVIZ_HAVE_DEVICE_SEMANTICS_PLUGIN) {
     WARN("skipped: the device-semantics plugin was not built (no GCC plugin headers)");
     return;

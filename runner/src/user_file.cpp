@@ -860,6 +860,12 @@ std::string explain_report(const std::string& body, const fs::path& program, con
                    line.substr(10);
       continue;
     }
+    // A shared access the emulator made (cuda_cpu/scheduler/src/shared_access.cpp).
+    if (line.rfind("access line ", 0) == 0) {
+      spin_where = (srcs.size() == 1 ? fs::path(srcs.front().path).filename().string() + ":" : "line ") +
+                   line.substr(12);
+      continue;
+    }
     if (line.rfind("waiting ", 0) == 0) {
       if (waiting) *waiting = line.substr(8);
       continue;

@@ -153,6 +153,10 @@ void describe_where(FaultText& t, void* context) {
     t.add("\nspin line ");
     t.add_u(line);
   }
+  if (const uint32_t line = emu::shared_access_line()) {
+    t.add("\naccess line ");
+    t.add_u(line);
+  }
 #if defined(__x86_64__)
   if (context) {
     const auto* uc = static_cast<const ucontext_t*>(context);

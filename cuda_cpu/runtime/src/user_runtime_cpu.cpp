@@ -382,8 +382,8 @@ extern "C" unsigned long long __warpviz_shared_pointer_load(const void* at, cons
                                                             unsigned kind, unsigned line) {
   if (warpviz::user::is_shared_address(at) && warpviz::user::is_shared_address(array))
     return warpviz::emu::shared_load(at, array, bytes, kind, line);
-  unsigned long long bits = 0;
-  std::memcpy(&bits, at, bytes);
+  uint64_t bits = 0;
+  warpviz::emu::plain_shared_load(at, bytes, line, &bits);
   return bits;
 }
 
@@ -393,7 +393,7 @@ extern "C" void __warpviz_shared_pointer_store(void* at, const void* array, unsi
     warpviz::emu::shared_store(at, array, bytes, kind, line, bits);
     return;
   }
-  std::memcpy(at, &bits, bytes);
+  warpviz::emu::plain_shared_store(at, bytes, line, bits);
 }
 
 // ============================================================================

@@ -38,22 +38,44 @@ warpviz::emu::WarpOpRequest shared_request(warpviz::Op op, const void* at, const
 
 namespace warpviz::emu {
 
+namespace {
+// Around each access the emulator makes for the user's code: a fault lands
+// in this file's memcpy or in the scheduler's, and the report says the
+// user's line from this. Lanes of one warp at one access share the line.
+struct AccessLine {
+  explicit AccessLine(uint32_t line) { set_shared_access_line(line); }
+  ~AccessLine() { set_shared_access_line(0); }
+};
+}  // namespace
+
+void plain_shared_load(const void* at, unsigned bytes, unsigned line, uint64_t* bits) {
+  const AccessLine making(line);
+  std::memcpy(bits, at, bytes);
+}
+
+void plain_shared_store(void* at, unsigned bytes, unsigned line, uint64_t bits) {
+  const AccessLine making(line);
+  std::memcpy(at, &bits, bytes);
+}
+
 uint64_t shared_load(const void* at, const void* variable, unsigned bytes, unsigned kind, unsigned line) {
   uint64_t bits = 0;
   if (!records_shared_access()) {
-    std::memcpy(&bits, at, bytes);
+    plain_shared_load(at, bytes, line, &bits);
     return bits;
   }
+  const AccessLine making(line);
   return warp_collective(shared_request(Op::LoadShared, at, variable, bytes, kind, line)).value;
 }
 
 void shared_store(void* at, const void* variable, unsigned bytes, unsigned kind, unsigned line, uint64_t bits) {
   if (!records_shared_access()) {
-    std::memcpy(at, &bits, bytes);
+    plain_shared_store(at, bytes, line, bits);
     return;
   }
   WarpOpRequest r = shared_request(Op::StoreShared, at, variable, bytes, kind, line);
   r.value = bits;
+  const AccessLine making(line);
   warp_collective(r);
 }
 

@@ -1088,6 +1088,7 @@ __attribute__((noinline)) void BlockRun::run_with_landing(Dim3 block_idx, uint32
     pthread_sigmask(SIG_UNBLOCK, &faults, nullptr);
     EmuThread* faulted = t_current;
     t_current = nullptr;
+    set_shared_access_line(0);  // the jump passed the access's own reset
     // The faulted lane's hold on this scheduler is the context the jump left:
     // let it go unresumed (a fiber resumes what it holds as it is destroyed).
     // Its own stack stays with it, never to run again.
@@ -1723,6 +1724,13 @@ void grid_barrier(uint32_t line) {
   // The launch was abandoned (another block failed, or a deadlock): unwind.
   if (!t_current->result.ok) throw std::runtime_error("the cooperative launch was abandoned");
 }
+
+namespace {
+thread_local uint32_t t_shared_access_line = 0;
+}  // namespace
+
+uint32_t shared_access_line() noexcept { return t_shared_access_line; }
+void set_shared_access_line(uint32_t line) noexcept { t_shared_access_line = line; }
 
 bool records_shared_access() noexcept {
   return t_current && t_block_run && t_block_run->records_shared(t_current->coords.warp);

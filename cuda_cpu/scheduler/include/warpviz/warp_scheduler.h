@@ -177,6 +177,14 @@ bool records_shared_access() noexcept;
 // (cuda_cpu/scheduler/src/shared_access.cpp) come to.
 uint64_t shared_load(const void* at, const void* variable, unsigned bytes, unsigned kind, unsigned line);
 void shared_store(void* at, const void* variable, unsigned bytes, unsigned kind, unsigned line, uint64_t bits);
+// The same, never recorded: for an address that is not shared memory.
+void plain_shared_load(const void* at, unsigned bytes, unsigned line, uint64_t* bits);
+void plain_shared_store(void* at, unsigned bytes, unsigned line, uint64_t bits);
+// The line of the shared access the emulator makes now for the running
+// thread (or its warp), or 0: where a fault report says it was, the faulting
+// code being the emulator's. Safe in a signal handler; a landed fault clears it.
+uint32_t shared_access_line() noexcept;
+void set_shared_access_line(uint32_t line) noexcept;
 // The line of the meeting point the running thread spins at (it came back to
 // it again and again with nothing between), or 0: where a time-limit report
 // says it was when the interrupted code is the meeting itself. Safe in a
