@@ -84,8 +84,7 @@ bool meet_before_volatile_access(gimple_stmt_iterator* gsi) {
   // line (`s[t] += s[t + 16]`) are two meetings.
   static unsigned next_site = 1;
   const location_t where = gimple_location(stmt);
-  const unsigned line = where == UNKNOWN_LOCATION ? 0 : unsigned(LOCATION_LINE(where));
-  gcall* call = gimple_build_call(meeting_function(), 2, build_int_cst(unsigned_type_node, line),
+  gcall* call = gimple_build_call(meeting_function(), 2, build_int_cst(unsigned_type_node, source_line(stmt)),
                                   build_int_cst(unsigned_type_node, next_site++));
   gimple_set_location(call, where);
   gsi_insert_before(gsi, call, GSI_SAME_STMT);
@@ -93,3 +92,8 @@ bool meet_before_volatile_access(gimple_stmt_iterator* gsi) {
 }
 
 const void* converged_access_gc_roots() { return meeting_roots; }
+
+unsigned source_line(const gimple* stmt) {
+  const location_t where = gimple_location(stmt);
+  return where == UNKNOWN_LOCATION ? 0 : unsigned(LOCATION_LINE(where));
+}

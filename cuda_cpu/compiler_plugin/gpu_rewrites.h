@@ -24,6 +24,9 @@ bool meet_before_volatile_access(gimple_stmt_iterator* gsi);
 // The garbage collector's roots for the declaration it calls (register with
 // PLUGIN_REGISTER_GGC_ROOTS).
 const void* converged_access_gc_roots();
+// The statement's source line, 0 where it has none: what the calls the
+// rewrites insert pass on, for the trace and for reports.
+unsigned source_line(const gimple* stmt);
 // A load or store of a `__shared__` variable (a thread_local in device code)
 // of 1 to 8 bytes: a call to __warpviz_shared_load or __warpviz_shared_store,
 // which the emulator records as a warp-wide shared access. Returns whether it

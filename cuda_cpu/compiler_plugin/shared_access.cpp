@@ -164,11 +164,6 @@ const struct ggc_root_tab shared_access_roots[] = {
     LAST_GGC_ROOT_TAB,
 };
 
-unsigned line_of(gimple* stmt) {
-  const location_t where = gimple_location(stmt);
-  return where == UNKNOWN_LOCATION ? 0 : unsigned(LOCATION_LINE(where));
-}
-
 // `tmp = value` before the statement at gsi: a single operand of any kind
 // (`&tile[i][j]`, or the pointer that `&*p` folds to).
 tree in_temporary(gimple_stmt_iterator* gsi, tree value) {
@@ -220,29 +215,24 @@ bool record_shared_access(gimple_stmt_iterator* gsi) {
   const unsigned bytes = unsigned(tree_to_uhwi(TYPE_SIZE_UNIT(type)));
   const SharedTarget target = stored_to.variable ? stored_to : loaded_from;
   tree variable = target.variable;
-  tree at;
-  tree variable_at;
-  if (target.through_pointer) {
-    // `*p` or `p[i]` with p derived from the array's pointer: its address, and the pointer's value.
-    at = address_of(gsi, ref);
-    variable_at = in_temporary(gsi, variable);
-  } else {
-    TREE_ADDRESSABLE(variable) = 1;
-    at = address_of(gsi, ref);
-    variable_at = address_of(gsi, variable);
-  }
+  // Through a pointer: the array's start is the pointer's value; else the variable's address.
+  if (!target.through_pointer) TREE_ADDRESSABLE(variable) = 1;
+  tree at = address_of(gsi, ref);
+  tree variable_at = target.through_pointer ? in_temporary(gsi, variable) : address_of(gsi, variable);
   tree bytes_arg = build_int_cst(unsigned_type_node, bytes);
   tree kind_arg = build_int_cst(unsigned_type_node, element_kind(type));
-  tree line_arg = build_int_cst(unsigned_type_node, line_of(stmt));
+  tree line_arg = build_int_cst(unsigned_type_node, source_line(stmt));
   if (stored_to.variable) {
     tree bits = e.convert(long_long_unsigned_type_node, bits_of(e, rhs, bytes));
-    gcall* call = gimple_build_call(store_function(target.through_pointer), 6, at, variable_at, bytes_arg, kind_arg, line_arg, bits);
+    gcall* call = gimple_build_call(store_function(target.through_pointer), 6, at, variable_at, bytes_arg, kind_arg,
+                                    line_arg, bits);
     gimple_set_location(call, gimple_location(stmt));
     gsi_replace(gsi, call, false);
     return true;
   }
   tree loaded = create_tmp_reg(long_long_unsigned_type_node, "wv");
-  gcall* call = gimple_build_call(load_function(target.through_pointer), 5, at, variable_at, bytes_arg, kind_arg, line_arg);
+  gcall* call =
+      gimple_build_call(load_function(target.through_pointer), 5, at, variable_at, bytes_arg, kind_arg, line_arg);
   gimple_call_set_lhs(call, loaded);
   gimple_set_location(call, gimple_location(stmt));
   gsi_insert_before(gsi, call, GSI_SAME_STMT);
